@@ -1,0 +1,58 @@
+"""The pairing rule of the Messages API, checked over a whole history.
+
+Every tool_use in an assistant message must be answered by a tool_result with the same id in the
+next message (a user message), and every tool_result must answer a tool_use of the message just
+before it. Trimming that breaks this makes the API answer 400.
+"""
+
+from dataclasses import dataclass
+
+from .messages import Message, tool_results, tool_uses
+
+
+@dataclass(frozen=True)
+class PairProblem:
+    index: int  # message index where the problem is seen
+    kind: str  # "unanswered_tool_use" | "orphan_tool_result" | "duplicate_tool_use_id"
+    tool_use_id: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"message {self.index}: {self.detail}"
+
+
+def check_pairs(messages: list[Message]) -> list[PairProblem]:
+    """Every broken tool_use/tool_result pairing, in message order; empty when the history is valid."""
+    problems: list[PairProblem] = []
+    seen_ids: set[str] = set()
+    previous_uses: set[str] = set()
+    for index, message in enumerate(messages):
+        uses = [str(b.get("id")) for b in tool_uses(message)]
+        results = [str(b.get("tool_use_id")) for b in tool_results(message)]
+        for result_id in results:
+            if result_id not in previous_uses:
+                problems.append(PairProblem(
+                    index, "orphan_tool_result", result_id,
+                    f"tool_result {result_id!r} answers no tool_use in the message just before it"))
+        answered = set(results)
+        if index > 0:
+            for use_id in sorted(previous_uses - answered):
+                problems.append(PairProblem(
+                    index - 1, "unanswered_tool_use", use_id,
+                    f"tool_use {use_id!r} is not answered by a tool_result in the next message"))
+        for use_id in uses:
+            if use_id in seen_ids:
+                problems.append(PairProblem(
+                    index, "duplicate_tool_use_id", use_id, f"tool_use id {use_id!r} is used twice"))
+            seen_ids.add(use_id)
+        previous_uses = set(uses)
+    if messages and previous_uses:
+        for use_id in sorted(previous_uses):
+            problems.append(PairProblem(
+                len(messages) - 1, "unanswered_tool_use", use_id,
+                f"tool_use {use_id!r} in the last message is never answered"))
+    return problems
+
+
+def is_valid(messages: list[Message]) -> bool:
+    return not check_pairs(messages)
