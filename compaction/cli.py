@@ -1,0 +1,127 @@
+"""The command line: `python -m compaction sample|generate|run ...`. A thin shell over the engine."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import CompactionError
+from .settings import DEFAULTS, HELP, Settings
+
+SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
+                 "preview_chars")
+FORMATS = ("auto", "anthropic", "claude-code", "openai")
+
+
+def add_setting_flags(parser: argparse.ArgumentParser) -> None:
+    for name in SETTING_FLAGS:
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(DEFAULTS, name),
+                            metavar="N", help=f"{HELP[name]} (default {getattr(DEFAULTS, name):,})")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    return DEFAULTS.replace(**{name: getattr(args, name) for name in SETTING_FLAGS})
+
+
+def add_input_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="conversation file (JSON, JSONL)")
+    parser.add_argument("--format", choices=FORMATS, default="auto", help="input format (default: auto)")
+    parser.add_argument("--store", type=Path, help="folder for persisted outputs and transcripts "
+                        "(default: a new temporary folder)")
+    parser.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
+                        help="who writes L4 summaries (claude needs ANTHROPIC_API_KEY)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def load(args: argparse.Namespace):
+    from .importers import load_conversation
+
+    return load_conversation(args.file, format=args.format, name=str(args.file))
+
+
+def make_store(args: argparse.Namespace):
+    from .store import OutputStore
+
+    return OutputStore(args.store) if args.store else OutputStore.temporary()
+
+
+def make_summarizer(args: argparse.Namespace):
+    if args.summarizer == "claude":
+        from .summarizers.claude import ClaudeSummarizer
+
+        return ClaudeSummarizer()
+    from .summarizers import OfflineSummarizer
+
+    return OfflineSummarizer()
+
+
+def write_json(data, path: Path | None) -> None:
+    text = json.dumps(data, ensure_ascii=False, indent=None, default=str)
+    if path is None:
+        sys.stdout.write(text + "\n")
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+def command_sample(args: argparse.Namespace) -> int:
+    from .generate import generate
+
+    write_json(generate(args.name), args.output)
+    return 0
+
+
+def command_run(args: argparse.Namespace) -> int:
+    from .pipeline import run_pipeline
+    from .report import result_dict, stage_table
+
+    settings = settings_from(args)
+    conversation = load(args)
+    result = run_pipeline(conversation, settings, make_store(args), make_summarizer(args))
+    if args.output:
+        write_json(result.final.messages, args.output)
+    if args.json:
+        data = result_dict(result, str(args.file))
+        data["input"]["format"] = conversation.format
+        data["input"]["warnings"] = [str(w) for w in conversation.warnings]
+        write_json(data, None)
+    else:
+        print(f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
+              f"{len(conversation.warnings)} warning(s)")
+        print(stage_table(result))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m compaction",
+                                     description="Run the four-layer context compaction pipeline.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    sample = commands.add_parser("sample", help="write a built-in sample conversation")
+    sample.add_argument("name", choices=("seed-demo",), help="which sample")
+    sample.add_argument("-o", "--output", type=Path, help="output file (default: standard output)")
+    sample.set_defaults(handler=command_sample)
+
+    run = commands.add_parser("run", help="compact a conversation and report each stage")
+    add_input_flags(run)
+    add_setting_flags(run)
+    run.add_argument("-o", "--output", type=Path, help="write the compacted messages here as JSON")
+    run.set_defaults(handler=command_run)
+
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except CompactionError as error:
+        print(f"compaction: error: {error}", file=sys.stderr)
+    except OSError as error:
+        print(f"compaction: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+    except RecursionError:
+        print(f"compaction: error: {args.file}: nested too deeply to read", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("compaction: interrupted", file=sys.stderr)
+        return 130
+    return 2

@@ -1,0 +1,47 @@
+"""The `compact` tool the model can call to have its own history summarised.
+
+Order matters: the tool_result answering the `compact` call is appended with every other result
+of the same turn before the history is compacted. Compacting first would leave a tool_result whose
+tool_use had been summarised away, which the API refuses.
+"""
+
+from .events import LayerResult
+from .history import prepare
+from .layers.summary import compact_history
+from .messages import Message, tool_uses
+from .store import OutputStore
+from .summarizers import Summarizer
+
+COMPACT_TOOL = {
+    "name": "compact",
+    "description": "Summarize earlier conversation to free context space.",
+    "input_schema": {"type": "object", "properties": {"focus": {"type": "string"}}},
+}
+COMPACT_RESULT = "[Compacted. Conversation history has been summarized.]"
+
+
+def compact_calls(message: Message) -> list[dict]:
+    return [use for use in tool_uses(message) if use.get("name") == COMPACT_TOOL["name"]]
+
+
+def answer_compact_call(use: dict) -> dict:
+    return {"type": "tool_result", "tool_use_id": use.get("id"), "content": COMPACT_RESULT}
+
+
+def handle_compact_turn(conversation, assistant: Message, other_results: list[dict],
+                        summarizer: Summarizer | None = None, store: OutputStore | None = None
+                        ) -> LayerResult:
+    """Append the assistant turn and all its results (the compact call's included), then compact.
+
+    `other_results` are the tool_result blocks of the turn's other tool calls, already run.
+    """
+    calls = compact_calls(assistant)
+    if not calls:
+        raise ValueError("the assistant message has no compact tool call")
+    history = prepare(conversation)
+    results = list(other_results) + [answer_compact_call(use) for use in calls]
+    messages = history.messages + [assistant, {"role": "user", "content": results}]
+    focus = next((str(use["input"]["focus"]) for use in calls
+                  if isinstance(use.get("input"), dict) and use["input"].get("focus")), None)
+    return compact_history(messages, summarizer, store, reason="the model called the compact tool",
+                           focus=focus)

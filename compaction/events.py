@@ -1,0 +1,85 @@
+"""What each layer did, as records pointing at the original message indices."""
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class PersistedOutput:
+    """L3 wrote a tool output to disk and left a preview in its place."""
+
+    index: int | None  # original message index
+    tool_use_id: str
+    tool: str
+    chars: int  # characters of the output
+    bytes: int  # bytes of the file on disk
+    path: Path
+    preview: str  # the text that stayed in context in place of the output
+    layer: str = "L3"
+
+
+@dataclass(frozen=True)
+class SnippedRange:
+    """L1 (or reactive compaction) dropped these messages from the middle of the history."""
+
+    start: int | None  # first original index dropped
+    end: int | None  # last original index dropped (inclusive)
+    count: int  # messages dropped, including markers from earlier compactions
+    size: int  # characters those messages weighed
+    indices: tuple[int, ...] = ()  # every original index dropped
+    marker: str = ""
+    layer: str = "L1"
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """L2 replaced an old tool result with a short placeholder."""
+
+    index: int | None
+    tool_use_id: str
+    tool: str
+    original_chars: int
+    text: str
+    layer: str = "L2"
+
+
+@dataclass(frozen=True)
+class SummaryEvent:
+    """L4 (or reactive compaction, or the compact tool) asked for a summary."""
+
+    triggered: bool
+    reason: str
+    summarizer: str = ""
+    text: str = ""
+    transcript_path: Path | None = None
+    error: str | None = None
+    summarized_indices: tuple[int, ...] = ()  # original indices the summary replaced
+    layer: str = "L4"
+
+    @property
+    def succeeded(self) -> bool:
+        return self.triggered and self.error is None
+
+
+@dataclass
+class LayerResult:
+    """A layer's output: the new history and the records of what changed."""
+
+    history: Any  # History
+    events: list = field(default_factory=list)
+
+    @property
+    def messages(self) -> list:
+        return self.history.messages
+
+
+def event_dict(event: Any) -> dict[str, Any]:
+    """A record as plain JSON-ready data."""
+    data = asdict(event)
+    for key, value in data.items():
+        if isinstance(value, Path):
+            data[key] = str(value)
+        elif isinstance(value, tuple):
+            data[key] = list(value)
+    return data

@@ -1,0 +1,129 @@
+"""A history with what every layer needs precomputed: sizes, origins and the tool index.
+
+`prepare` does the work that depends only on the loaded conversation (one pass over it), so
+re-running the layers with other settings never measures an unchanged message again.
+A History is read-only by convention: layers build new lists and new message dicts for what they
+change and share the untouched message dicts.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .conversation import Conversation
+from .errors import ConversationError
+from .messages import Message, tool_names_by_id
+from .sizes import estimate_tokens, list_size, message_size
+
+
+@dataclass
+class History:
+    messages: list[Message]
+    sizes: list[int]  # len(str(message)) per message
+    origins: list[int | None]  # index in the prepared conversation; None for a message a layer made
+    tool_names: dict[str, str]  # tool_use id -> tool name, from the prepared conversation
+    originals: list[Message]  # the prepared conversation's messages, to recognise untouched ones
+    result_blocks: dict[int, tuple[int, ...]]  # origin -> positions of its tool_result blocks
+    overhead: int = 0  # characters of the system prompt and tool definitions sent beside the messages
+    # repr length of an original tool_result's content by (origin, block position); filled lazily
+    content_repr: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
+    # persisted outputs already written, by (store root, origin, block position)
+    persisted_cache: dict[tuple[str, int, int], Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def size(self) -> int:
+        return list_size(self.sizes)
+
+    @property
+    def context_size(self) -> int:
+        return self.size + self.overhead
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.context_size)
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def is_original(self, position: int) -> bool:
+        origin = self.origins[position]
+        return origin is not None and self.messages[position] is self.originals[origin]
+
+    def original_content_repr(self, origin: int, block_position: int) -> int:
+        key = (origin, block_position)
+        cached = self.content_repr.get(key)
+        if cached is None:
+            block = self.originals[origin]["content"][block_position]
+            cached = self.content_repr[key] = len(repr(block.get("content", "")))
+        return cached
+
+    def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
+        """A new history sharing this one's index and caches."""
+        return History(messages, sizes, origins, self.tool_names, self.originals, self.result_blocks,
+                       self.overhead, self.content_repr, self.persisted_cache)
+
+    def tool_name(self, tool_use_id: Any) -> str:
+        return self.tool_names.get(str(tool_use_id), "?")
+
+
+def _check_shape(messages: Any) -> None:
+    if not isinstance(messages, list):
+        raise ConversationError(f"expected a list of messages, got {type(messages).__name__}")
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise ConversationError(f"expected an object, got {type(message).__name__}", f"message {index}")
+        if message.get("role") not in ("user", "assistant"):
+            raise ConversationError(f"role must be 'user' or 'assistant', got {message.get('role')!r}",
+                                    f"message {index}")
+
+
+def prepare(conversation: "list[Message] | Conversation | History") -> History:
+    """Measure a conversation once. Accepts a message list, a loaded Conversation or a History."""
+    if isinstance(conversation, History):
+        return conversation
+    overhead = 0
+    if isinstance(conversation, Conversation):
+        if conversation.system:
+            overhead += len(str(conversation.system))
+        if conversation.tools:
+            overhead += len(str(conversation.tools))
+        messages = conversation.messages
+    else:
+        messages = conversation
+    _check_shape(messages)
+    messages = list(messages)
+    result_blocks: dict[int, tuple[int, ...]] = {}
+    for index, message in enumerate(messages):
+        content = message.get("content")
+        if message.get("role") == "user" and isinstance(content, list):
+            positions = tuple(j for j, b in enumerate(content)
+                              if isinstance(b, dict) and b.get("type") == "tool_result")
+            if positions:
+                result_blocks[index] = positions
+    return History(
+        messages=messages,
+        sizes=[message_size(m) for m in messages],
+        origins=list(range(len(messages))),
+        tool_names=tool_names_by_id(messages),
+        originals=messages,
+        result_blocks=result_blocks,
+        overhead=overhead,
+    )
+
+
+def result_positions(history: History, position: int) -> tuple[int, ...]:
+    """Positions of the tool_result blocks in the message at `position` of `history`."""
+    if history.is_original(position):
+        return history.result_blocks.get(history.origins[position], ())
+    message = history.messages[position]
+    content = message.get("content")
+    if message.get("role") != "user" or not isinstance(content, list):
+        return ()
+    return tuple(j for j, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "tool_result")
+
+
+def content_repr_len(history: History, position: int, block_position: int) -> int:
+    """len(repr(content)) of a tool_result block, from the cache when the message is untouched."""
+    if history.is_original(position):
+        return history.original_content_repr(history.origins[position], block_position)
+    block = history.messages[position]["content"][block_position]
+    return len(repr(block.get("content", "")))

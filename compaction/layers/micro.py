@@ -1,0 +1,42 @@
+"""L2 micro_compact: keep the KEEP_RECENT newest tool results whole and replace each older one that
+is longer than a short minimum with a placeholder. No LLM involved."""
+
+from ..events import LayerResult, Placeholder
+from ..history import History, content_repr_len, prepare, result_positions
+from ..messages import content_chars
+from ..settings import DEFAULTS, Settings
+
+PLACEHOLDER = "[Earlier tool result compacted. Re-run if needed.]"
+_PLACEHOLDER_REPR = len(repr(PLACEHOLDER))
+
+
+def micro_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
+    history: History = prepare(conversation)
+    found = [(position, j) for position in range(len(history.messages))
+             for j in result_positions(history, position)]
+    if len(found) <= settings.keep_recent:
+        return LayerResult(history)
+    old = found[:len(found) - settings.keep_recent]
+    messages = history.messages
+    changes: dict[int, dict[int, dict]] = {}
+    events = []
+    for position, j in old:
+        block = messages[position]["content"][j]
+        chars = content_chars(block.get("content", ""))
+        if chars <= settings.min_placeholder_chars:
+            continue
+        changes.setdefault(position, {})[j] = {**block, "content": PLACEHOLDER}
+        tool_use_id = str(block.get("tool_use_id", ""))
+        events.append(Placeholder(history.origins[position], tool_use_id, history.tool_name(tool_use_id),
+                                  chars, PLACEHOLDER))
+    if not changes:
+        return LayerResult(history)
+    new_messages = list(messages)
+    sizes = list(history.sizes)
+    for position, replaced in changes.items():
+        content = list(messages[position]["content"])
+        for j, block in replaced.items():
+            sizes[position] += _PLACEHOLDER_REPR - content_repr_len(history, position, j)
+            content[j] = block
+        new_messages[position] = {**messages[position], "content": content}
+    return LayerResult(history.derive(new_messages, sizes, list(history.origins)), events)

@@ -1,0 +1,71 @@
+"""L3 tool_result_budget: when the last message's tool results are too large, save the largest to
+disk and keep a preview, until the message is back within the budget."""
+
+from ..events import LayerResult, PersistedOutput
+from ..history import History, content_repr_len, prepare, result_positions
+from ..messages import content_chars, content_text
+from ..settings import DEFAULTS, Settings
+from ..store import OutputStore
+
+
+def persisted_marker(path, output: str, preview_chars: int) -> str:
+    return f"<persisted-output>\nFull output: {path}\nPreview:\n{output[:preview_chars]}\n</persisted-output>"
+
+
+def _replacement(block: dict, marker: str):
+    """The new content: the marker, followed by any non-text blocks (images) the result carried."""
+    content = block.get("content", "")
+    if not isinstance(content, list):
+        return marker
+    others = [b for b in content if not (isinstance(b, dict) and b.get("type") == "text")]
+    return [{"type": "text", "text": marker}, *others] if others else marker
+
+
+def tool_result_budget(conversation, settings: Settings = DEFAULTS,
+                       store: OutputStore | None = None) -> LayerResult:
+    history: History = prepare(conversation)
+    if not history.messages:
+        return LayerResult(history)
+    last_position = len(history.messages) - 1
+    positions = result_positions(history, last_position)
+    if not positions:
+        return LayerResult(history)
+    last = history.messages[last_position]
+    content = last["content"]
+    lengths = {j: content_chars(content[j].get("content", "")) for j in positions}
+    total = sum(lengths.values())
+    if total <= settings.max_bytes:
+        return LayerResult(history)
+    store = store or OutputStore.temporary()
+    origin = history.origins[last_position]
+    untouched = history.is_original(last_position)
+    new_content = list(content)
+    size_delta = 0
+    events = []
+    for j in sorted(positions, key=lengths.__getitem__, reverse=True):
+        if total <= settings.max_bytes or lengths[j] <= settings.persist_threshold:
+            break  # sorted largest first: nothing after this one is over the threshold
+        block = content[j]
+        tool_use_id = str(block.get("tool_use_id", "x"))
+        tool = history.tool_name(tool_use_id)
+        output = content_text(block.get("content", ""))
+        cache_key = (str(store.root), origin, j)
+        stored = history.persisted_cache.get(cache_key) if untouched else None
+        if stored is None or not stored.path.exists():
+            stored = store.persist(tool_use_id, output, tool)
+            if untouched:
+                history.persisted_cache[cache_key] = stored
+        marker = persisted_marker(stored.path, output, settings.preview_chars)
+        replacement = _replacement(block, marker)
+        size_delta += len(repr(replacement)) - content_repr_len(history, last_position, j)
+        new_content[j] = {**block, "content": replacement}
+        total -= lengths[j] - content_chars(replacement)
+        events.append(PersistedOutput(origin, tool_use_id, tool, len(output), stored.bytes, stored.path,
+                                      marker))
+    if not events:
+        return LayerResult(history)
+    messages = list(history.messages)
+    messages[last_position] = {**last, "content": new_content}
+    sizes = list(history.sizes)
+    sizes[last_position] += size_delta
+    return LayerResult(history.derive(messages, sizes, list(history.origins)), events)

@@ -1,0 +1,54 @@
+"""Reactive compaction: when the API refuses a request as too long, summarise all but the newest
+messages (moving the cut so no tool pair is split) and retry once."""
+
+from collections.abc import Callable
+from typing import Any
+
+from ..events import LayerResult
+from ..history import History, prepare
+from ..messages import has_tool_result, has_tool_use
+from ..settings import DEFAULTS, Settings
+from ..store import OutputStore
+from ..summarizers import Summarizer
+from .summary import REACTIVE_PREFIX, summarize_into
+
+
+def reactive_cut(messages: list, keep_last: int) -> int:
+    """Where the kept tail starts: `keep_last` from the end, moved back over a tool_use whose
+    results the tail starts with."""
+    cut = max(len(messages) - keep_last, 0)
+    if 0 < cut < len(messages) and has_tool_result(messages[cut]) and has_tool_use(messages[cut - 1]):
+        cut -= 1
+    return cut
+
+
+def reactive_compact(conversation, settings: Settings = DEFAULTS, summarizer: Summarizer | None = None,
+                     store: OutputStore | None = None, reason: str = "the API said the prompt is too long"
+                     ) -> LayerResult:
+    history: History = prepare(conversation)
+    cut = reactive_cut(history.messages, settings.reactive_keep_last)
+    return summarize_into(history, cut, REACTIVE_PREFIX, reason, "reactive", summarizer, store)
+
+
+def send_with_reactive_compact(send: Callable[[list], Any], conversation, settings: Settings = DEFAULTS,
+                               summarizer: Summarizer | None = None, store: OutputStore | None = None
+                               ) -> tuple[Any, LayerResult | None]:
+    """Call `send(messages)`; if the API answers that the prompt is too long, compact reactively and
+    retry once. Returns (response, the compaction done or None). Other errors propagate unchanged,
+    and so does a second prompt-too-long error."""
+    from ..api_errors import prompt_too_long
+
+    history = prepare(conversation)
+    try:
+        return send(history.messages), None
+    except Exception as error:
+        limits = prompt_too_long(error)
+        if limits is None:
+            raise
+        refused = error
+        tokens, maximum = limits
+        reason = f"the API refused the prompt: {tokens:,} tokens > {maximum:,} maximum"
+    compacted = reactive_compact(history, settings, summarizer, store, reason)
+    if compacted.history is history:  # the summariser failed: retrying would fail the same way
+        raise refused
+    return send(compacted.history.messages), compacted

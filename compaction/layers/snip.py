@@ -1,0 +1,55 @@
+"""L1 snip_compact: above max_messages, keep the first messages (the task) and the newest ones and
+replace the middle with one marker, never separating a tool_use from its tool_result."""
+
+from ..events import LayerResult, SnippedRange
+from ..history import History, prepare
+from ..messages import Message, has_tool_result, has_tool_use
+from ..settings import DEFAULTS, Settings
+from ..sizes import message_size
+
+
+def snip_marker(count: int) -> Message:
+    return {"role": "user", "content": f"[snipped {count} messages]"}
+
+
+def cut_points(messages: list[Message], keep_head: int, keep_tail: int) -> tuple[int, int]:
+    """(head_end, tail_start): keep messages[:head_end] and messages[tail_start:].
+
+    The tutorial's pair protection, generalised: a head ending on a tool_use takes in the message
+    that answers it (whatever else that message holds, parallel results included); a tail starting
+    on a message with tool results takes in the tool_use message before it.
+    """
+    total = len(messages)
+    head_end = min(keep_head, total)
+    tail_start = max(total - keep_tail, 0)
+    if head_end > 0 and has_tool_use(messages[head_end - 1]):
+        while head_end < total and has_tool_result(messages[head_end]):
+            head_end += 1
+    if 0 < tail_start < total and has_tool_result(messages[tail_start]) and has_tool_use(messages[tail_start - 1]):
+        tail_start -= 1
+    return head_end, tail_start
+
+
+def snip_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
+    history: History = prepare(conversation)
+    if len(history.messages) <= settings.max_messages:
+        return LayerResult(history)
+    head_end, tail_start = cut_points(history.messages, settings.keep_head,
+                                      settings.max_messages - settings.keep_head)
+    if head_end >= tail_start:
+        return LayerResult(history)
+    count = tail_start - head_end
+    marker = snip_marker(count)
+    dropped = [o for o in history.origins[head_end:tail_start] if o is not None]
+    event = SnippedRange(
+        start=dropped[0] if dropped else None,
+        end=dropped[-1] if dropped else None,
+        count=count,
+        size=sum(history.sizes[head_end:tail_start]),
+        indices=tuple(dropped),
+        marker=marker["content"],
+    )
+    messages = history.messages[:head_end] + [marker] + history.messages[tail_start:]
+    sizes = history.sizes[:head_end] + [message_size(marker)] + history.sizes[tail_start:]
+    origins = history.origins[:head_end] + [None] + history.origins[tail_start:]
+    return LayerResult(history.derive(messages, sizes, origins), [event])

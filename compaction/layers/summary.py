@@ -1,0 +1,52 @@
+"""L4 compact_history: save the whole history to a transcript, then replace it with one summary
+message written by a summariser (an LLM, or the offline one)."""
+
+from ..errors import SummarizerError
+from ..events import LayerResult, SummaryEvent
+from ..history import History, prepare
+from ..messages import Message
+from ..sizes import message_size
+from ..store import OutputStore
+from ..summarizers import OfflineSummarizer, Summarizer
+
+COMPACTED_PREFIX = "[Compacted]"
+REACTIVE_PREFIX = "[Reactive compact]"
+
+
+def summary_message(prefix: str, summary: str) -> Message:
+    return {"role": "user", "content": f"{prefix}\n\n{summary}"}
+
+
+def summarize_into(history: History, keep_from: int, prefix: str, reason: str, layer: str,
+                   summarizer: Summarizer | None, store: OutputStore | None,
+                   focus: str | None = None) -> LayerResult:
+    """Replace messages[:keep_from] with a summary of them, keeping messages[keep_from:].
+
+    The transcript of the whole history is written first, so nothing is lost even when the
+    summariser fails; on failure the history is returned unchanged with the error recorded.
+    """
+    summarizer = summarizer or OfflineSummarizer()
+    store = store or OutputStore.temporary()
+    transcript = store.save_transcript(history.messages)
+    covered = history.messages[:keep_from]
+    summarized = tuple(o for o in history.origins[:keep_from] if o is not None)
+    try:
+        text = summarizer.summarize(covered, focus=focus)
+    except SummarizerError as error:
+        event = SummaryEvent(True, reason, summarizer.name, "", transcript, str(error), summarized, layer)
+        return LayerResult(history, [event])
+    text = text.strip() or "(empty summary)"
+    message = summary_message(prefix, text)
+    messages = [message] + history.messages[keep_from:]
+    sizes = [message_size(message)] + history.sizes[keep_from:]
+    origins = [None] + history.origins[keep_from:]
+    event = SummaryEvent(True, reason, summarizer.name, text, transcript, None, summarized, layer)
+    return LayerResult(history.derive(messages, sizes, origins), [event])
+
+
+def compact_history(conversation, summarizer: Summarizer | None = None, store: OutputStore | None = None,
+                    reason: str = "compaction requested", focus: str | None = None) -> LayerResult:
+    """The whole history becomes one `[Compacted]` summary message."""
+    history = prepare(conversation)
+    return summarize_into(history, len(history.messages), COMPACTED_PREFIX, reason, "L4",
+                          summarizer, store, focus)

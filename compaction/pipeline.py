@@ -1,0 +1,115 @@
+"""The four layers in the tutorial's order: L3 persist -> L1 snip -> L2 placeholders -> L4 summary
+(only when the history is still over CONTEXT_LIMIT). Cheap layers first, the LLM last."""
+
+from dataclasses import dataclass, field
+
+from .events import PersistedOutput, Placeholder, SnippedRange, SummaryEvent
+from .history import History, prepare
+from .layers.micro import micro_compact
+from .layers.persist import tool_result_budget
+from .layers.snip import snip_compact
+from .layers.summary import compact_history
+from .settings import DEFAULTS, Settings
+from .store import OutputStore
+from .summarizers import Summarizer
+from .validity import PairProblem, check_pairs
+
+LAYERS = ("input", "L3", "L1", "L2", "L4")
+LAYER_TITLES = {
+    "input": "Input",
+    "L3": "L3 persist large outputs",
+    "L1": "L1 snip the middle",
+    "L2": "L2 placeholders for old results",
+    "L4": "L4 LLM summary",
+}
+
+
+@dataclass(frozen=True)
+class Stage:
+    layer: str
+    history: History
+    triggered: bool = True  # False for an L4 stage that did not fire
+
+    @property
+    def messages(self):
+        return self.history.messages
+
+    @property
+    def size(self) -> int:
+        return self.history.size
+
+    @property
+    def count(self) -> int:
+        return len(self.history.messages)
+
+    @property
+    def tokens(self) -> int:
+        return self.history.tokens
+
+
+@dataclass
+class PipelineResult:
+    settings: Settings
+    stages: list[Stage]
+    persisted: list[PersistedOutput] = field(default_factory=list)
+    snipped: list[SnippedRange] = field(default_factory=list)
+    placeholders: list[Placeholder] = field(default_factory=list)
+    summary: SummaryEvent | None = None
+    problems: list[PairProblem] = field(default_factory=list)  # broken pairs in the final history
+    input_problems: list[PairProblem] = field(default_factory=list)
+
+    @property
+    def final(self) -> Stage:
+        return self.stages[-1]
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def stage(self, layer: str) -> Stage:
+        return next(s for s in self.stages if s.layer == layer)
+
+    @property
+    def saved(self) -> int:
+        return self.stages[0].size - self.final.size
+
+
+def l4_reason(history: History, settings: Settings) -> tuple[bool, str]:
+    size = history.context_size
+    if size > settings.context_limit:
+        return True, f"{size:,} characters after L2 > CONTEXT_LIMIT {settings.context_limit:,}"
+    return False, f"{size:,} characters after L2 <= CONTEXT_LIMIT {settings.context_limit:,}"
+
+
+def run_pipeline(conversation, settings: Settings | None = None, store: OutputStore | None = None,
+                 summarizer: Summarizer | None = None, check: bool = True) -> PipelineResult:
+    """Run L3 -> L1 -> L2 -> (L4) on a message list, a Conversation or a prepared History.
+
+    Nothing the caller passed is changed. `check=False` skips the pair checks (the replay checks
+    only what it sends).
+    """
+    settings = settings or DEFAULTS
+    history = prepare(conversation)
+    store = store or OutputStore.temporary()
+    result = PipelineResult(settings, [Stage("input", history)])
+    after_l3 = tool_result_budget(history, settings, store)
+    result.persisted = after_l3.events
+    result.stages.append(Stage("L3", after_l3.history))
+    after_l1 = snip_compact(after_l3.history, settings)
+    result.snipped = after_l1.events
+    result.stages.append(Stage("L1", after_l1.history))
+    after_l2 = micro_compact(after_l1.history, settings)
+    result.placeholders = after_l2.events
+    result.stages.append(Stage("L2", after_l2.history))
+    fire, reason = l4_reason(after_l2.history, settings)
+    if fire:
+        after_l4 = compact_history(after_l2.history, summarizer, store, reason)
+        result.summary = after_l4.events[0]
+        result.stages.append(Stage("L4", after_l4.history, triggered=True))
+    else:
+        result.summary = SummaryEvent(False, reason)
+        result.stages.append(Stage("L4", after_l2.history, triggered=False))
+    if check:
+        result.input_problems = check_pairs(history.messages)
+        result.problems = check_pairs(result.final.messages)
+    return result
