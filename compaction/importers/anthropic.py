@@ -1,0 +1,70 @@
+"""Anthropic Messages input: a list of messages, `{"messages": [...]}`, a whole request body, or JSONL.
+
+A request body keeps its `system` and `tools`, because they count toward the context. JSONL (one
+message per line) is what the pipeline's own transcripts look like.
+"""
+
+from typing import Any
+
+from ..conversation import Conversation, LoadWarning
+from ..errors import ConversationError
+from .checks import build_conversation, check_message
+from .source import jsonl_objects, kind_of
+
+FORMAT = "anthropic"
+
+
+def from_json(value: Any, label: str) -> Conversation:
+    """A conversation from the parsed JSON of an Anthropic messages list or request body."""
+    system, tools = None, []
+    if isinstance(value, dict):
+        if "messages" not in value:
+            raise ConversationError(
+                "expected a list of messages or an object with 'messages'; found keys "
+                + ", ".join(repr(key) for key in list(value)[:8]), where=label)
+        system = _system(value.get("system"), label)
+        tools = _tools(value.get("tools"), label)
+        value = value["messages"]
+    if not isinstance(value, list):
+        raise ConversationError(f"'messages' must be a list, got {kind_of(value)}", where=label)
+    warnings = []
+    for index, message in enumerate(value):
+        for text in check_message(message, f"{label}: messages[{index}]"):
+            warnings.append(LoadWarning(text, index=index))
+    return _conversation(value, system, tools, warnings, label)
+
+
+def from_jsonl(text: str, label: str) -> Conversation:
+    """A conversation from one message object a line."""
+    messages, warnings = [], []
+    for number, message in jsonl_objects(text, label):
+        for warning in check_message(message, f"{label}: line {number}"):
+            warnings.append(LoadWarning(warning, index=len(messages), line=number))
+        messages.append(message)
+    return _conversation(messages, None, [], warnings, label)
+
+
+def _conversation(messages, system, tools, warnings, label) -> Conversation:
+    # Keep only what the API reads, so exported extras (ids, timestamps) do not count as context.
+    messages = [{"role": message["role"], "content": message["content"]} for message in messages]
+    return build_conversation(messages, label, FORMAT, warnings, system=system, tools=tools)
+
+
+def _system(system: Any, label: str) -> Any:
+    if system is None or isinstance(system, str):
+        return system
+    if isinstance(system, list) and all(isinstance(block, dict) and block.get("type") == "text"
+                                        and isinstance(block.get("text"), str) for block in system):
+        return system
+    raise ConversationError("'system' must be a string or a list of text blocks", where=f"{label}: system")
+
+
+def _tools(tools: Any, label: str) -> list[dict]:
+    if tools is None:
+        return []
+    if not isinstance(tools, list):
+        raise ConversationError(f"'tools' must be a list, got {kind_of(tools)}", where=f"{label}: tools")
+    for index, tool in enumerate(tools):
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            raise ConversationError("a tool must be an object with a 'name'", where=f"{label}: tools[{index}]")
+    return tools

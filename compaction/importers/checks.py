@@ -1,0 +1,107 @@
+"""Checks shared by every importer: the shape of one message, and problems across the history.
+
+Shape problems the pipeline cannot work around (a wrong role, a block without a type) are errors;
+problems that still leave a usable conversation (an unknown block type, two user messages in a row,
+a broken tool_use/tool_result pair) are warnings with the message index.
+"""
+
+from typing import Any
+
+from ..conversation import Conversation, LoadWarning
+from ..errors import ConversationError
+from ..validity import check_pairs
+from .source import kind_of
+
+ROLES = ("user", "assistant")
+
+# Block types of the Messages API (client and server tools); others load with a warning.
+KNOWN_BLOCK_TYPES = frozenset({
+    "text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
+    "server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
+    "bash_code_execution_tool_result", "text_editor_code_execution_tool_result", "mcp_tool_use",
+    "mcp_tool_result", "container_upload", "search_result",
+})
+
+# Fields a block type must carry, with their type, because the pipeline reads them.
+REQUIRED_FIELDS: dict[str, tuple[tuple[str, type], ...]] = {
+    "text": (("text", str),),
+    "tool_use": (("id", str), ("name", str)),
+    "tool_result": (("tool_use_id", str),),
+}
+
+
+def check_message(message: Any, where: str) -> list[str]:
+    """Raise ConversationError if `message` cannot be placed; return warnings about it otherwise.
+
+    `where` names the message for errors, e.g. "chat.json: messages[3]" or "s.jsonl: line 12".
+    """
+    if not isinstance(message, dict):
+        raise ConversationError(f"a message must be an object, got {kind_of(message)}", where=where)
+    role = message.get("role")
+    if role not in ROLES:
+        raise ConversationError(f"role must be 'user' or 'assistant', got {role!r}", where=where)
+    if "content" not in message:
+        raise ConversationError("the message has no 'content'", where=where)
+    content = message["content"]
+    if isinstance(content, str):
+        return []
+    if not isinstance(content, list):
+        raise ConversationError(
+            f"'content' must be a string or a list of blocks, got {kind_of(content)}", where=where)
+    warnings = []
+    for position, block in enumerate(content):
+        block_where = f"{where}: content[{position}]"
+        unknown = check_block(block, block_where)
+        if unknown:
+            warnings.append(f"content[{position}]: unknown block type {unknown!r} kept as it is")
+        elif block["type"] == "tool_result" and isinstance(block.get("content"), list):
+            for inner_position, inner in enumerate(block["content"]):
+                inner_unknown = check_block(inner, f"{block_where}.content[{inner_position}]")
+                if inner_unknown:
+                    warnings.append(f"content[{position}].content[{inner_position}]: "
+                                    f"unknown block type {inner_unknown!r} kept as it is")
+    return warnings
+
+
+def check_block(block: Any, where: str) -> str | None:
+    """Raise for a block that cannot be placed; return its type when the type is unknown."""
+    if not isinstance(block, dict):
+        raise ConversationError(f"a content block must be an object, got {kind_of(block)}", where=where)
+    block_type = block.get("type")
+    if not isinstance(block_type, str):
+        raise ConversationError("the block has no 'type'", where=where)
+    for field, expected in REQUIRED_FIELDS.get(block_type, ()):
+        if not isinstance(block.get(field), expected):
+            found = f"got {kind_of(block[field])}" if field in block else "it is missing"
+            raise ConversationError(
+                f"{block_type} block needs '{field}' as a {expected.__name__}, {found}", where=where)
+    return None if block_type in KNOWN_BLOCK_TYPES else block_type
+
+
+def only_tool_results(content: Any) -> bool:
+    """Whether a content value is a non-empty list of tool_result blocks (a tool-reply message)."""
+    return isinstance(content, list) and bool(content) and all(
+        isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
+
+
+def history_warnings(messages: list[dict]) -> list[LoadWarning]:
+    """Same-role runs and broken tool pairs, in message order."""
+    warnings = []
+    for index in range(1, len(messages)):
+        role = messages[index]["role"]
+        if role == messages[index - 1]["role"]:
+            warnings.append(LoadWarning(f"two {role} messages in a row", index=index))
+    warnings.extend(LoadWarning(problem.detail, index=problem.index) for problem in check_pairs(messages))
+    return warnings
+
+
+def build_conversation(messages: list[dict], label: str, format: str, warnings: list[LoadWarning],
+                       system: Any = None, tools: list | None = None,
+                       metadata: dict | None = None) -> Conversation:
+    """The loaded conversation, after the checks across messages; warnings sorted by message index."""
+    if not messages:
+        raise ConversationError("the conversation has no messages", where=label)
+    warnings = sorted(warnings + history_warnings(messages),
+                      key=lambda warning: -1 if warning.index is None else warning.index)
+    return Conversation(messages=messages, system=system, tools=tools or [], format=format, source=label,
+                        warnings=warnings, metadata=metadata or {})

@@ -1,0 +1,157 @@
+"""OpenAI chat completions input: a list of messages, or a request body with `messages` (and `tools`).
+
+Mapped to Anthropic form: system/developer messages become the system prompt; assistant `tool_calls`
+become tool_use blocks (`arguments` parsed; invalid JSON kept as the raw string, with a warning);
+consecutive `role: "tool"` replies become one user message of tool_result blocks.
+"""
+
+import json
+from typing import Any
+
+from ..conversation import Conversation, LoadWarning
+from ..errors import ConversationError
+from .checks import build_conversation, check_message, only_tool_results
+from .source import kind_of
+
+FORMAT = "openai"
+ROLES = ("system", "developer", "user", "assistant", "tool")
+
+
+def from_json(value: Any, label: str) -> Conversation:
+    tools: list[dict] = []
+    if isinstance(value, dict):
+        if not isinstance(value.get("messages"), list):
+            raise ConversationError("expected a list of messages or an object with a 'messages' list",
+                                    where=label)
+        tools = [_tool(tool, f"{label}: tools[{i}]") for i, tool in enumerate(value.get("tools") or [])]
+        value = value["messages"]
+    if not isinstance(value, list):
+        raise ConversationError(f"expected a list of messages, got {kind_of(value)}", where=label)
+    converter = _Converter(label)
+    for index, message in enumerate(value):
+        converter.add(message, index)
+    system = "\n\n".join(converter.system) if converter.system else None
+    return build_conversation(converter.messages, label, FORMAT, converter.warnings, system=system, tools=tools)
+
+
+class _Converter:
+    """Builds the Anthropic messages one OpenAI message at a time."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.messages: list[dict] = []
+        self.system: list[str] = []
+        self.warnings: list[LoadWarning] = []
+
+    def add(self, message: Any, index: int) -> None:
+        where = f"{self.label}: messages[{index}]"
+        if not isinstance(message, dict):
+            raise ConversationError(f"a message must be an object, got {kind_of(message)}", where=where)
+        role = message.get("role")
+        if role not in ROLES:
+            raise ConversationError(f"role must be one of {', '.join(ROLES)}; got {role!r}", where=where)
+        if role in ("system", "developer"):
+            if self.messages:
+                self.warnings.append(LoadWarning(
+                    f"{role} message (source index {index}) moved to the system prompt", index=len(self.messages)))
+            self.system.append(_text(message.get("content"), where))
+        elif role == "tool":
+            self._tool_reply(message, where)
+        else:
+            converted = {"role": role, "content": _content(message.get("content"), where)}
+            if role == "assistant":
+                converted["content"] = self._with_tool_calls(converted["content"], message, where)
+            self._append(converted, where)
+
+    def _append(self, message: dict, where: str) -> None:
+        for text in check_message(message, where):
+            self.warnings.append(LoadWarning(text, index=len(self.messages)))
+        self.messages.append(message)
+
+    def _tool_reply(self, message: dict, where: str) -> None:
+        call_id = message.get("tool_call_id")
+        if not isinstance(call_id, str):
+            raise ConversationError("a tool message needs 'tool_call_id' as a string", where=where)
+        result = {"type": "tool_result", "tool_use_id": call_id, "content": _content(message.get("content"), where)}
+        previous = self.messages[-1] if self.messages else None
+        if previous and previous["role"] == "user" and only_tool_results(previous["content"]):
+            previous["content"].append(result)  # consecutive tool replies answer one assistant turn
+        else:
+            self.messages.append({"role": "user", "content": [result]})
+
+    def _with_tool_calls(self, content: Any, message: dict, where: str) -> Any:
+        calls = message.get("tool_calls") or []
+        if not calls:
+            return content
+        if not isinstance(calls, list):
+            raise ConversationError("'tool_calls' must be a list", where=where)
+        blocks = ([{"type": "text", "text": content}] if content else []) if isinstance(content, str) else content
+        for position, call in enumerate(calls):
+            blocks.append(self._tool_use(call, f"{where}.tool_calls[{position}]"))
+        return blocks
+
+    def _tool_use(self, call: Any, where: str) -> dict:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(call.get("id"), str) \
+                or not isinstance(function.get("name"), str):
+            raise ConversationError("a tool call needs 'id' and 'function': {'name', 'arguments'}", where=where)
+        arguments = function.get("arguments", "{}")
+        try:
+            tool_input = json.loads(arguments) if isinstance(arguments, str) else arguments
+        except (json.JSONDecodeError, RecursionError):
+            tool_input = arguments
+            self.warnings.append(LoadWarning(
+                f"tool call {call['id']!r}: 'arguments' is not valid JSON; kept as a string",
+                index=len(self.messages)))
+        return {"type": "tool_use", "id": call["id"], "name": function["name"], "input": tool_input}
+
+
+def _content(content: Any, where: str) -> Any:
+    """A string stays a string; a list of OpenAI parts becomes Anthropic blocks; null is empty text."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        raise ConversationError(f"'content' must be a string or a list of parts, got {kind_of(content)}",
+                                where=where)
+    return [_part(part, f"{where}: content[{i}]") for i, part in enumerate(content)]
+
+
+def _part(part: Any, where: str) -> dict:
+    kind = part.get("type") if isinstance(part, dict) else None
+    if kind == "text" and isinstance(part.get("text"), str):
+        return {"type": "text", "text": part["text"]}
+    if kind == "refusal" and isinstance(part.get("refusal"), str):
+        return {"type": "text", "text": part["refusal"]}
+    if kind == "image_url":
+        image = part.get("image_url")
+        url = image.get("url") if isinstance(image, dict) else image
+        if isinstance(url, str):
+            return {"type": "image", "source": _image_source(url)}
+    raise ConversationError(f"cannot place a content part of type {kind!r}", where=where)
+
+
+def _image_source(url: str) -> dict:
+    if url.startswith("data:") and ";base64," in url:
+        media_type, data = url[5:].split(";base64,", 1)
+        return {"type": "base64", "media_type": media_type, "data": data}
+    return {"type": "url", "url": url}
+
+
+def _text(content: Any, where: str) -> str:
+    converted = _content(content, where)
+    if isinstance(converted, str):
+        return converted
+    return "\n".join(block["text"] for block in converted if block["type"] == "text")
+
+
+def _tool(tool: Any, where: str) -> dict:
+    """An OpenAI function tool as an Anthropic tool definition."""
+    function = tool.get("function") if isinstance(tool, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        raise ConversationError("a tool must be {'type': 'function', 'function': {'name', ...}}", where=where)
+    converted = {"name": function["name"], "input_schema": function.get("parameters") or {"type": "object"}}
+    if isinstance(function.get("description"), str):
+        converted["description"] = function["description"]
+    return converted
