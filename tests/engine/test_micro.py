@@ -1,0 +1,47 @@
+"""L2 micro_compact: placeholders for old tool results, the newest KEEP_RECENT kept whole."""
+
+import copy
+
+from compaction import PLACEHOLDER, Settings, micro_compact
+
+from .builders import call, results, turns, user
+
+
+def test_keeps_the_newest_and_replaces_older_long_results():
+    messages = turns(5, output_chars=500)
+    out = micro_compact(messages, Settings(keep_recent=2))
+    contents = [m["content"][0]["content"] for m in out.messages[2::2]]
+    assert contents[:3] == [PLACEHOLDER] * 3
+    assert contents[3:] == ["x" * 500] * 2
+    assert [(p.index, p.tool_use_id, p.tool, p.original_chars) for p in out.events] == [
+        (2, "t0", "read_file", 500), (4, "t1", "read_file", 500), (6, "t2", "read_file", 500)]
+    assert out.history.size == len(str(out.messages))
+
+
+def test_short_results_are_left_alone():
+    messages = turns(5, output_chars=120)  # the tutorial replaces only results longer than 120
+    out = micro_compact(messages, Settings(keep_recent=1))
+    assert out.messages == messages and out.events == []
+
+
+def test_list_content_is_measured_in_characters_not_blocks():
+    long_blocks = [{"type": "text", "text": "y" * 100}, {"type": "text", "text": "z" * 100}]
+    messages = [user(), call("a"), results(("a", long_blocks)), call("b"), results(("b", "short"))]
+    out = micro_compact(messages, Settings(keep_recent=1))
+    assert out.messages[2]["content"][0]["content"] == PLACEHOLDER
+    assert out.events[0].original_chars == 200
+    assert out.history.size == len(str(out.messages))
+
+
+def test_parallel_results_count_one_by_one():
+    messages = [user(), call("a", "b", "c"), results(("a", "1" * 200), ("b", "2" * 200), ("c", "3" * 200))]
+    out = micro_compact(messages, Settings(keep_recent=1))
+    assert [b["content"] for b in out.messages[2]["content"]] == [PLACEHOLDER, PLACEHOLDER, "3" * 200]
+
+
+def test_keep_recent_zero_replaces_all_and_input_is_untouched():
+    messages = turns(3, output_chars=300)
+    before = copy.deepcopy(messages)
+    out = micro_compact(messages, Settings(keep_recent=0))
+    assert len(out.events) == 3
+    assert messages == before

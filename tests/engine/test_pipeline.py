@@ -1,0 +1,73 @@
+"""The whole pipeline on the seed demo: the tutorial's own figures, and nothing mutated."""
+
+import copy
+
+import pytest
+
+from compaction import OutputStore, Settings, prepare, run_pipeline
+from compaction.fates import message_fates
+from compaction.generate import generate
+
+from .builders import turns
+
+
+@pytest.fixture(scope="module")
+def seed_demo():
+    return generate("seed-demo")
+
+
+def test_reproduces_the_seed_table(seed_demo, tmp_path):
+    result = run_pipeline(seed_demo, Settings(), OutputStore(tmp_path))
+    table = [(s.layer, round(s.size / 1000), s.count) for s in result.stages]
+    assert table[:4] == [("input", 697, 123), ("L3", 62, 123), ("L1", 26, 52), ("L2", 10, 52)]
+    assert table[4][0] == "L4" and not result.summary.triggered
+    for stage in result.stages:
+        assert stage.size == len(str(stage.messages))  # summed per message, equal to the seed's measure
+    assert result.valid and result.input_problems == []
+
+
+def test_events_point_at_original_indices(seed_demo, tmp_path):
+    result = run_pipeline(seed_demo, Settings(), OutputStore(tmp_path))
+    [persisted] = result.persisted
+    assert (persisted.index, persisted.tool_use_id, persisted.tool) == (122, "tbig", "bash")
+    assert persisted.path.read_text() == seed_demo[122]["content"][0]["content"]
+    [snipped] = result.snipped
+    assert (snipped.start, snipped.end, snipped.count) == (3, 74, 72)
+    assert [p.index for p in result.placeholders] == list(range(76, 120, 2))
+    assert {p.tool for p in result.placeholders} == {"read_file"}
+    fates = message_fates(result)
+    assert fates[122] == "persisted" and fates[10] == "snipped" and fates[76] == "placeholder"
+    assert fates[:3] == ["kept"] * 3
+
+
+def test_input_is_never_mutated(seed_demo, tmp_path):
+    before = copy.deepcopy(seed_demo)
+    run_pipeline(seed_demo, Settings(context_limit=1_000, keep_recent=0), OutputStore(tmp_path))
+    assert seed_demo == before
+
+
+def test_l4_fires_over_the_limit_and_says_why(seed_demo, tmp_path):
+    result = run_pipeline(seed_demo, Settings(context_limit=5_000), OutputStore(tmp_path))
+    assert result.summary.triggered and result.summary.succeeded
+    assert "> CONTEXT_LIMIT 5,000" in result.summary.reason
+    assert result.final.count == 1 and result.final.messages[0]["content"].startswith("[Compacted]")
+    assert result.summary.transcript_path.parent == tmp_path / "transcripts"
+    assert set(message_fates(result)) == {"snipped", "summarised"}
+
+
+def test_rerun_on_a_prepared_history_gives_the_same_result(seed_demo, tmp_path):
+    store = OutputStore(tmp_path)
+    prepared = prepare(seed_demo)
+    for settings in (Settings(), Settings(keep_recent=1), Settings(max_messages=200), Settings()):
+        fresh = run_pipeline(copy.deepcopy(seed_demo), settings, store)
+        again = run_pipeline(prepared, settings, store)
+        assert [s.messages for s in fresh.stages] == [s.messages for s in again.stages]
+        assert [s.size for s in fresh.stages] == [s.size for s in again.stages]
+
+
+@pytest.mark.parametrize("keep_recent", [0, 1, 3, 10])
+def test_lower_keep_recent_never_gives_fewer_placeholders(keep_recent, tmp_path):
+    messages = turns(30, output_chars=500)
+    counts = [len(run_pipeline(messages, Settings(keep_recent=k), OutputStore(tmp_path)).placeholders)
+              for k in (keep_recent, keep_recent + 1)]
+    assert counts[0] >= counts[1]

@@ -1,0 +1,75 @@
+"""Reactive compaction over the real SDK and a local Messages API server, and the compact tool."""
+
+import anthropic
+import pytest
+
+from compaction import OutputStore, Settings, check_pairs
+from compaction.compact_tool import COMPACT_RESULT, COMPACT_TOOL, handle_compact_turn
+from compaction.layers.reactive import reactive_compact, reactive_cut, send_with_reactive_compact
+
+from .builders import call, results, turns, user
+
+
+def test_cut_keeps_the_last_five_without_splitting_a_pair():
+    messages = turns(10)  # 21 messages: user, then call/result pairs
+    assert reactive_cut(messages, 5) == 15  # 16 is a result: its call at 15 comes along
+    out = reactive_compact(messages, Settings(), store=OutputStore.temporary())
+    assert out.messages[0]["content"].startswith("[Reactive compact]\n\n")
+    assert out.messages[1:] == messages[15:]
+    assert check_pairs(out.messages) == []
+
+
+def make_sender(server):
+    client = anthropic.Anthropic(api_key="sk-test", base_url=server.url, max_retries=0)
+
+    def send(messages):
+        return client.messages.create(model="claude-fake", max_tokens=100, messages=messages)
+
+    return send
+
+
+def test_prompt_too_long_compacts_and_retries_once(fake_anthropic, tmp_path):
+    fake_anthropic.prompt_too_long()
+    fake_anthropic.reply("done")
+    messages = turns(10)
+    response, compaction = send_with_reactive_compact(make_sender(fake_anthropic), messages,
+                                                      store=OutputStore(tmp_path))
+    assert response.content[0].text == "done"
+    assert "208,656 tokens > 200,000 maximum" in compaction.events[0].reason
+    sent = fake_anthropic.bodies()
+    assert len(sent[0]["messages"]) == 21 and len(sent[1]["messages"]) == 7
+    assert sent[1]["messages"][0]["content"].startswith("[Reactive compact]")
+
+
+def test_other_errors_are_not_compacted(fake_anthropic, tmp_path):
+    fake_anthropic.error(400, "messages: roles must alternate")
+    with pytest.raises(anthropic.BadRequestError):
+        send_with_reactive_compact(make_sender(fake_anthropic), turns(3), store=OutputStore(tmp_path))
+    assert len(fake_anthropic.bodies()) == 1
+
+
+def test_a_second_refusal_is_raised_not_looped(fake_anthropic, tmp_path):
+    fake_anthropic.prompt_too_long()
+    fake_anthropic.prompt_too_long()
+    with pytest.raises(anthropic.BadRequestError):
+        send_with_reactive_compact(make_sender(fake_anthropic), turns(10), store=OutputStore(tmp_path))
+    assert len(fake_anthropic.bodies()) == 2
+
+
+def test_compact_tool_answers_the_call_before_compacting(tmp_path):
+    history = turns(4)
+    assistant = {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "c1", "name": "compact", "input": {"focus": "the CLI flag"}},
+        {"type": "tool_use", "id": "r9", "name": "read_file", "input": {"path": "a.py"}}]}
+    out = handle_compact_turn(history, assistant, [results(("r9", "text"))["content"][0]],
+                              store=OutputStore(tmp_path))
+    assert len(out.messages) == 1 and check_pairs(out.messages) == []
+    assert "Focus requested: the CLI flag" in out.messages[0]["content"]
+    transcript = out.events[0].transcript_path.read_text()
+    assert COMPACT_RESULT in transcript and '"tool_use_id": "c1"' in transcript
+    assert COMPACT_TOOL["input_schema"]["properties"] == {"focus": {"type": "string"}}
+
+
+def test_compact_tool_needs_a_compact_call():
+    with pytest.raises(ValueError, match="no compact tool call"):
+        handle_compact_turn([user()], call("x"), [])
