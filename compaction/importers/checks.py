@@ -84,12 +84,16 @@ def only_tool_results(content: Any) -> bool:
         isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
 
 
-def history_warnings(messages: list[dict]) -> list[LoadWarning]:
-    """Same-role runs and broken tool pairs, in message order."""
+def history_warnings(messages: list[dict], fresh_starts: frozenset[int] = frozenset()) -> list[LoadWarning]:
+    """Same-role runs and broken tool pairs, in message order.
+
+    `fresh_starts` are indices where a new context begins (after a recorded compaction), where a
+    message of the same role as the one before is expected.
+    """
     warnings = []
     for index in range(1, len(messages)):
         role = messages[index]["role"]
-        if role == messages[index - 1]["role"]:
+        if role == messages[index - 1]["role"] and index not in fresh_starts:
             warnings.append(LoadWarning(f"two {role} messages in a row", index=index))
     warnings.extend(LoadWarning(problem.detail, index=problem.index) for problem in check_pairs(messages))
     return warnings
@@ -97,11 +101,11 @@ def history_warnings(messages: list[dict]) -> list[LoadWarning]:
 
 def build_conversation(messages: list[dict], label: str, format: str, warnings: list[LoadWarning],
                        system: Any = None, tools: list | None = None,
-                       metadata: dict | None = None) -> Conversation:
+                       metadata: dict | None = None, fresh_starts: frozenset[int] = frozenset()) -> Conversation:
     """The loaded conversation, after the checks across messages; warnings sorted by message index."""
     if not messages:
         raise ConversationError("the conversation has no messages", where=label)
-    warnings = sorted(warnings + history_warnings(messages),
+    warnings = sorted(warnings + history_warnings(messages, fresh_starts),
                       key=lambda warning: -1 if warning.index is None else warning.index)
     return Conversation(messages=messages, system=system, tools=tools or [], format=format, source=label,
                         warnings=warnings, metadata=metadata or {})

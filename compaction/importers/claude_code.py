@@ -67,7 +67,8 @@ def load(text: str, label: str) -> Conversation:
         "unknown_lines_skipped": counts.unknown,
         "branch_lines_skipped": off_branch,
     }
-    return build_conversation(messages, label, FORMAT, warnings, metadata=metadata)
+    fresh_starts = frozenset(boundary["index"] for boundary in boundaries)
+    return build_conversation(messages, label, FORMAT, warnings, metadata=metadata, fresh_starts=fresh_starts)
 
 
 def _read_nodes(text: str, label: str) -> tuple[list[_Node], _Counts]:
@@ -203,10 +204,10 @@ def _as_blocks(content: Any) -> list:
 def _count_warnings(counts: _Counts, off_branch: int) -> list[LoadWarning]:
     warnings = []
     if counts.sidechain:
-        warnings.append(LoadWarning(f"{counts.sidechain} sidechain (subagent) lines left out"))
+        warnings.append(LoadWarning(f"{counts.sidechain} sidechain (subagent) line(s) left out"))
     if counts.unknown:
         types = ", ".join(sorted(counts.unknown_types))
-        warnings.append(LoadWarning(f"{counts.unknown} lines of unknown type skipped ({types})"))
+        warnings.append(LoadWarning(f"{counts.unknown} line(s) of unknown type skipped ({types})"))
     if off_branch:
-        warnings.append(LoadWarning(f"{off_branch} messages on abandoned branches (rewinds) left out"))
+        warnings.append(LoadWarning(f"{off_branch} message line(s) on abandoned branches (rewinds) left out"))
     return warnings
