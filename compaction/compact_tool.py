@@ -24,6 +24,12 @@ def compact_calls(message: Message) -> list[dict]:
     return [use for use in tool_uses(message) if use.get("name") == COMPACT_TOOL["name"]]
 
 
+def compact_focus(calls: list[dict]) -> str | None:
+    """The first non-empty `focus` the compact calls asked for."""
+    return next((str(use["input"]["focus"]) for use in calls
+                 if isinstance(use.get("input"), dict) and use["input"].get("focus")), None)
+
+
 def answer_compact_call(use: dict) -> dict:
     return {"type": "tool_result", "tool_use_id": use.get("id"), "content": COMPACT_RESULT}
 
@@ -41,7 +47,5 @@ def handle_compact_turn(conversation, assistant: Message, other_results: list[di
     history = prepare(conversation)
     results = list(other_results) + [answer_compact_call(use) for use in calls]
     messages = history.messages + [assistant, {"role": "user", "content": results}]
-    focus = next((str(use["input"]["focus"]) for use in calls
-                  if isinstance(use.get("input"), dict) and use["input"].get("focus")), None)
     return compact_history(messages, summarizer, store, reason="the model called the compact tool",
-                           focus=focus)
+                           focus=compact_focus(calls))

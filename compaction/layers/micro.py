@@ -7,11 +7,12 @@ from ..messages import content_chars
 from ..settings import DEFAULTS, Settings
 
 PLACEHOLDER = "[Earlier tool result compacted. Re-run if needed.]"
-_PLACEHOLDER_REPR = len(repr(PLACEHOLDER))
 
 
-def micro_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
+def micro_compact(conversation, settings: Settings = DEFAULTS, placeholder: str = PLACEHOLDER) -> LayerResult:
+    """`placeholder` lets the masking strategy (strategies.py) reuse this layer with its own text."""
     history: History = prepare(conversation)
+    placeholder_repr = len(repr(placeholder))
     found = [(position, j) for position in range(len(history.messages))
              for j in result_positions(history, position)]
     if len(found) <= settings.keep_recent:
@@ -25,10 +26,10 @@ def micro_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
         chars = content_chars(block.get("content", ""))
         if chars <= settings.min_placeholder_chars:
             continue
-        changes.setdefault(position, {})[j] = {**block, "content": PLACEHOLDER}
+        changes.setdefault(position, {})[j] = {**block, "content": placeholder}
         tool_use_id = str(block.get("tool_use_id", ""))
-        events.append(Placeholder(history.origins[position], tool_use_id, history.tool_name(tool_use_id),
-                                  chars, PLACEHOLDER))
+        events.append(Placeholder(history.origins[position], tool_use_id, history.tool_name(tool_use_id, history.origins[position]),
+                                  chars, placeholder))
     if not changes:
         return LayerResult(history)
     new_messages = list(messages)
@@ -36,7 +37,7 @@ def micro_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
     for position, replaced in changes.items():
         content = list(messages[position]["content"])
         for j, block in replaced.items():
-            sizes[position] += _PLACEHOLDER_REPR - content_repr_len(history, position, j)
+            sizes[position] += placeholder_repr - content_repr_len(history, position, j)
             content[j] = block
         new_messages[position] = {**messages[position], "content": content}
     return LayerResult(history.derive(new_messages, sizes, list(history.origins)), events)

@@ -1,0 +1,116 @@
+"""Ways to shrink the history before a model call, all of one shape so a replay can run any of them:
+`step(history, settings, store, summarizer) -> Step`.
+
+- "pipeline": the tutorial's four layers (L3 -> L1 -> L2 -> L4 over CONTEXT_LIMIT).
+- "masking": observation masking as OpenHands and "The Complexity Trap" do it: tool outputs older
+  than the newest KEEP_RECENT become a short mask; nothing is ever summarised.
+- "summary_keep_last": LangChain's SummarizationMiddleware: over CONTEXT_LIMIT characters, summarise
+  everything but the newest REACTIVE_KEEP_LAST messages, the cut moved so no tool pair is split.
+
+Other knobs (e.g. LangChain's default of 20 kept messages) go in with functools.partial on the step
+functions, whose extra keyword arguments override the settings they borrow.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .errors import SettingsError
+from .events import SummaryEvent
+from .history import History
+from .layers.micro import micro_compact
+from .layers.reactive import reactive_cut
+from .layers.summary import COMPACTED_PREFIX, REACTIVE_PREFIX, summarize_into
+from .pipeline import run_pipeline
+from .settings import Settings
+from .store import OutputStore
+from .summarizers import Summarizer
+
+MASK = "<MASKED>"  # OpenHands' observation-masking text
+SUMMARY_PREFIX = "[Summary of earlier conversation]"
+_SUMMARY_PREFIXES = (SUMMARY_PREFIX, COMPACTED_PREFIX, REACTIVE_PREFIX)
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a strategy did before one model call."""
+
+    history: History
+    acted: tuple[str, ...] = ()  # layer names that changed the history (or tried to summarise)
+    events: tuple = ()
+    # the size compared with CONTEXT_LIMIT, None if the strategy does not look at it: a replay in
+    # which it never went over the limit is the same for every larger limit (the sweep reuses it)
+    checked_size: int | None = None
+
+
+StepFunction = Callable[[History, Settings, OutputStore, Summarizer], Step]
+
+
+def pipeline_step(history: History, settings: Settings, store: OutputStore, summarizer: Summarizer) -> Step:
+    result = run_pipeline(history, settings, store, summarizer, check=False)
+    acted = [stage.layer for before, stage in zip(result.stages, result.stages[1:], strict=False)
+             if stage.layer != "L4" and stage.history is not before.history]
+    events: list = [*result.persisted, *result.snipped, *result.placeholders]
+    if result.summary.triggered:
+        acted.append("L4")
+        events.append(result.summary)
+    return Step(result.final.history, tuple(acted), tuple(events), result.stage("L2").history.context_size)
+
+
+@lru_cache(maxsize=64)
+def _masking_settings(settings: Settings, window: int) -> Settings:
+    # mask every output longer than the mask itself, so masking twice changes nothing
+    return settings.replace(keep_recent=window, min_placeholder_chars=len(MASK))
+
+
+def masking_step(history: History, settings: Settings, store: OutputStore | None = None,
+                 summarizer: Summarizer | None = None, window: int | None = None) -> Step:
+    """Mask tool outputs outside the window of the newest `window` (default KEEP_RECENT)."""
+    masked = micro_compact(history, _masking_settings(settings, settings.keep_recent if window is None
+                                                      else window), placeholder=MASK)
+    if masked.history is history:
+        return Step(history)
+    return Step(masked.history, ("mask",), tuple(masked.events))
+
+
+def _is_summary(message: dict) -> bool:
+    content = message.get("content")
+    return message.get("role") == "user" and isinstance(content, str) and content.startswith(_SUMMARY_PREFIXES)
+
+
+def summary_keep_last_step(history: History, settings: Settings, store: OutputStore | None = None,
+                           summarizer: Summarizer | None = None, trigger: int | None = None,
+                           keep_last: int | None = None) -> Step:
+    """Over `trigger` characters (default CONTEXT_LIMIT), summarise all but the last `keep_last`
+    messages (default REACTIVE_KEEP_LAST)."""
+    trigger = settings.context_limit if trigger is None else trigger
+    keep_last = settings.reactive_keep_last if keep_last is None else keep_last
+    size = history.context_size
+    if size <= trigger:
+        return Step(history, checked_size=size)
+    cut = reactive_cut(history.messages, keep_last)
+    if cut == 0 or (cut == 1 and _is_summary(history.messages[0])):
+        return Step(history, checked_size=size)  # nothing but an earlier summary to summarise
+    reason = f"{size:,} characters > trigger {trigger:,}; keeping the last {len(history) - cut} messages"
+    result = summarize_into(history, cut, SUMMARY_PREFIX, reason, "summary", summarizer, store)
+    return Step(result.history, ("summary",), tuple(result.events), size)
+
+
+STRATEGIES: dict[str, StepFunction] = {
+    "pipeline": pipeline_step,
+    "masking": masking_step,
+    "summary_keep_last": summary_keep_last_step,
+}
+
+
+def resolve(strategy: "str | StepFunction") -> tuple[str, StepFunction]:
+    """(name, step function) for a strategy name or a step function."""
+    if callable(strategy):
+        return getattr(strategy, "__name__", "custom"), strategy
+    if strategy not in STRATEGIES:
+        raise SettingsError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    return strategy, STRATEGIES[strategy]
+
+
+def summaries_made(events) -> int:
+    return sum(1 for e in events if isinstance(e, SummaryEvent) and e.succeeded)
