@@ -56,7 +56,8 @@ def detect_format(value: Any) -> str:
         return "claude-code"
     if isinstance(value, dict):
         tools = value.get("tools")
-        if isinstance(tools, list) and any(isinstance(t, dict) and "function" in t for t in tools):
+        if isinstance(tools, list) and any(
+                isinstance(t, dict) and ("function" in t or t.get("type") == "function") for t in tools):
             return "openai"
         value = value.get("messages")
     if isinstance(value, list) and any(_is_openai_message(message) for message in value):

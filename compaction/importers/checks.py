@@ -22,11 +22,11 @@ KNOWN_BLOCK_TYPES = frozenset({
     "mcp_tool_result", "container_upload", "search_result",
 })
 
-# Fields a block type must carry, with their type, because the pipeline reads them.
-REQUIRED_FIELDS: dict[str, tuple[tuple[str, type], ...]] = {
-    "text": (("text", str),),
-    "tool_use": (("id", str), ("name", str)),
-    "tool_result": (("tool_use_id", str),),
+# String fields a block type must carry, because the pipeline reads them.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    "text": ("text",),
+    "tool_use": ("id", "name"),
+    "tool_result": ("tool_use_id",),
 }
 
 
@@ -70,11 +70,11 @@ def check_block(block: Any, where: str) -> str | None:
     block_type = block.get("type")
     if not isinstance(block_type, str):
         raise ConversationError("the block has no 'type'", where=where)
-    for field, expected in REQUIRED_FIELDS.get(block_type, ()):
-        if not isinstance(block.get(field), expected):
+    for field in REQUIRED_FIELDS.get(block_type, ()):
+        if not isinstance(block.get(field), str):
             found = f"got {kind_of(block[field])}" if field in block else "it is missing"
             raise ConversationError(
-                f"{block_type} block needs '{field}' as a {expected.__name__}, {found}", where=where)
+                f"{block_type} block needs '{field}' as a string, {found}", where=where)
     return None if block_type in KNOWN_BLOCK_TYPES else block_type
 
 

@@ -109,11 +109,11 @@ def _node(line: dict, number: int, label: str) -> _Node | None:
         where = f"{label}: line {number}"
         message = line.get("message")
         if not isinstance(message, dict):
-            raise ConversationError(f"a {line_type} line needs a 'message' object, got {kind_of(message)}",
+            raise ConversationError(f"the {line_type} line needs a 'message' object, got {kind_of(message)}",
                                     where=where)
         message = {"role": message.get("role", line_type), "content": message.get("content")}
         if message["role"] != line_type:
-            raise ConversationError(f"a {line_type} line holds a message with role {message['role']!r}",
+            raise ConversationError(f"the {line_type} line holds a message with role {message['role']!r}",
                                     where=where)
         warnings = check_message(message, where)
         message_id = line["message"].get("id")
