@@ -7,12 +7,16 @@ change and share the untouched message dicts.
 """
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from .conversation import Conversation
 from .errors import ConversationError
-from .messages import Message, tool_names_by_id
-from .sizes import estimate_tokens, list_size, message_size
+from .messages import Message
+from .sizes import estimate_tokens, list_size
+from .tool_index import ResultBlocks, ToolNames
+
+ROLES = {"user", "assistant"}
 
 
 @dataclass
@@ -20,9 +24,9 @@ class History:
     messages: list[Message]
     sizes: list[int]  # len(str(message)) per message
     origins: list[int | None]  # index in the prepared conversation; None for a message a layer made
-    tool_names: dict[str, str]  # tool_use id -> tool name, from the prepared conversation
+    tool_names: ToolNames  # tool_use id -> tool name, in the prepared conversation
     originals: list[Message]  # the prepared conversation's messages, to recognise untouched ones
-    result_blocks: dict[int, tuple[int, ...]]  # origin -> positions of its tool_result blocks
+    result_blocks: ResultBlocks  # origin -> positions of its tool_result blocks
     overhead: int = 0  # characters of the system prompt and tool definitions sent beside the messages
     # repr length of an original tool_result's content by (origin, block position); filled lazily
     content_repr: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
@@ -61,17 +65,20 @@ class History:
         return History(messages, sizes, origins, self.tool_names, self.originals, self.result_blocks,
                        self.overhead, self.content_repr, self.persisted_cache)
 
-    def tool_name(self, tool_use_id: Any) -> str:
-        return self.tool_names.get(str(tool_use_id), "?")
+    def tool_name(self, tool_use_id: Any, origin: int | None = None) -> str:
+        return self.tool_names.name(tool_use_id, origin)
 
 
 def _check_shape(messages: Any) -> None:
     if not isinstance(messages, list):
         raise ConversationError(f"expected a list of messages, got {type(messages).__name__}")
+    # set(map(...)) keeps the common, valid case at C speed; the loop below only names the culprit
+    if set(map(type, messages)) <= {dict} and set(map(dict.get, messages, repeat("role"))) <= ROLES:
+        return
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
             raise ConversationError(f"expected an object, got {type(message).__name__}", f"message {index}")
-        if message.get("role") not in ("user", "assistant"):
+        if message.get("role") not in ROLES:
             raise ConversationError(f"role must be 'user' or 'assistant', got {message.get('role')!r}",
                                     f"message {index}")
 
@@ -91,21 +98,13 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
         messages = conversation
     _check_shape(messages)
     messages = list(messages)
-    result_blocks: dict[int, tuple[int, ...]] = {}
-    for index, message in enumerate(messages):
-        content = message.get("content")
-        if message.get("role") == "user" and isinstance(content, list):
-            positions = tuple(j for j, b in enumerate(content)
-                              if isinstance(b, dict) and b.get("type") == "tool_result")
-            if positions:
-                result_blocks[index] = positions
     return History(
         messages=messages,
-        sizes=[message_size(m) for m in messages],
+        sizes=list(map(len, map(str, messages))),  # message_size for each, without a Python loop
         origins=list(range(len(messages))),
-        tool_names=tool_names_by_id(messages),
+        tool_names=ToolNames(messages),
         originals=messages,
-        result_blocks=result_blocks,
+        result_blocks=ResultBlocks(messages),
         overhead=overhead,
     )
 
@@ -113,7 +112,7 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
 def result_positions(history: History, position: int) -> tuple[int, ...]:
     """Positions of the tool_result blocks in the message at `position` of `history`."""
     if history.is_original(position):
-        return history.result_blocks.get(history.origins[position], ())
+        return history.result_blocks.positions(history.origins[position])
     message = history.messages[position]
     content = message.get("content")
     if message.get("role") != "user" or not isinstance(content, list):

@@ -47,7 +47,7 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
             break  # sorted largest first: nothing after this one is over the threshold
         block = content[j]
         tool_use_id = str(block.get("tool_use_id", "x"))
-        tool = history.tool_name(tool_use_id)
+        tool = history.tool_name(tool_use_id, origin)
         output = content_text(block.get("content", ""))
         cache_key = (str(store.root), origin, j)
         stored = history.persisted_cache.get(cache_key) if untouched else None

@@ -33,11 +33,11 @@ def test_events_point_at_original_indices(seed_demo, tmp_path):
     assert persisted.path.read_text() == seed_demo[122]["content"][0]["content"]
     [snipped] = result.snipped
     assert (snipped.start, snipped.end, snipped.count) == (3, 74, 72)
-    assert [p.index for p in result.placeholders] == list(range(76, 120, 2))
+    assert [p.index for p in result.placeholders] == [2, *range(76, 118, 2)]  # the 3 newest stay whole
     assert {p.tool for p in result.placeholders} == {"read_file"}
     fates = message_fates(result)
     assert fates[122] == "persisted" and fates[10] == "snipped" and fates[76] == "placeholder"
-    assert fates[:3] == ["kept"] * 3
+    assert fates[:2] == ["kept"] * 2 and fates[2] == "placeholder"
 
 
 def test_input_is_never_mutated(seed_demo, tmp_path):
