@@ -126,6 +126,7 @@ class _Session:
         results = []
         for name in names:
             tool_input, output, is_error = self._call(name)
+            output = output[: self.maximum]  # a hard cap: templates and whole lines may overshoot
             use_id = self._new_id()
             content.append({"type": "tool_use", "id": use_id, "name": name, "input": tool_input})
             result = {"type": "tool_result", "tool_use_id": use_id, "content": output}
@@ -138,7 +139,7 @@ class _Session:
         """Heavy-tailed: log-normal around the typical size (scaled per tool), capped at the maximum."""
         factor = TOOLS[name][1]
         drawn = self.rng.lognormvariate(math.log(self.typical * factor), SIZE_SIGMA)
-        return max(40, min(self.maximum, int(drawn)))
+        return min(self.maximum, max(40, int(drawn)))
 
     def _call(self, name: str) -> tuple[dict, str, bool]:
         """Input, output and error flag of one tool call."""

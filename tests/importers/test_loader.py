@@ -1,0 +1,159 @@
+"""The loader's behaviour beyond single files: limits, sources, forced formats, round trips, samples."""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compaction.errors import ConversationError
+from compaction.generate import realistic_session
+from compaction.generate.claude_code_log import ClaudeCodeLog
+from compaction.generate.openai_export import to_openai
+from compaction.importers import load_conversation, source
+from compaction.validity import check_pairs
+
+SAMPLES = Path(__file__).parents[2] / "sample_data"
+CHAT = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+
+
+def test_refuses_bytes_above_the_maximum_size(monkeypatch):
+    monkeypatch.setattr(source, "MAX_FILE_BYTES", 10)
+    with pytest.raises(ConversationError, match="above the maximum"):
+        load_conversation(json.dumps(CHAT).encode(), name="big.json")
+
+
+def test_refuses_a_file_above_the_maximum_size_before_reading_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(source, "MAX_FILE_BYTES", 10)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(CHAT))
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read a file that is too large"))
+    with pytest.raises(ConversationError, match="big.json: file is"):
+        load_conversation(path)
+
+
+@pytest.mark.parametrize(("make", "expected"), [
+    (lambda tmp: tmp / "missing.json", "no such file"),
+    (lambda tmp: tmp, "is a directory"),
+])
+def test_bad_paths_are_conversation_errors(tmp_path, make, expected):
+    with pytest.raises(ConversationError, match=expected):
+        load_conversation(make(tmp_path))
+
+
+def test_unknown_format_and_unknown_source_type_are_refused():
+    with pytest.raises(ConversationError, match="unknown format 'yaml'"):
+        load_conversation(b"[]", format="yaml")
+    with pytest.raises(ConversationError, match="expected a file path or bytes, got int"):
+        load_conversation(42)
+
+
+def test_a_utf8_bom_is_accepted():
+    assert load_conversation(b"\xef\xbb\xbf" + json.dumps(CHAT).encode()).messages == CHAT
+
+
+def test_invalid_utf8_names_offset_and_line_in_jsonl():
+    data = b'{"role": "user", "content": "ok"}\n{"role": "assistant", "content": "\xc3("}\n'
+    with pytest.raises(ConversationError, match=r"byte 0xc3 at byte offset 68 \(line 2\)"):
+        load_conversation(data, name="t.jsonl")
+
+
+def test_forced_format_overrides_detection():
+    openai_looking = [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "x", "content": "r"}]
+    with pytest.raises(ConversationError, match=r"messages\[1\]: role must be 'user' or 'assistant'"):
+        load_conversation(json.dumps(openai_looking).encode(), format="anthropic")
+    assert load_conversation(json.dumps(CHAT).encode(), format="openai").format == "openai"
+
+
+def test_forcing_claude_code_on_a_messages_list_says_what_is_wrong():
+    with pytest.raises(ConversationError, match="line 1: expected a JSON object, got a list"):
+        load_conversation(json.dumps(CHAT).encode(), format="claude-code", name="chat.json")
+
+
+def test_claude_code_warning_for_unknown_block_carries_line_and_index():
+    lines = [{"type": "user", "message": {"role": "user", "content": "go"}},
+             {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "future_block"}]}}]
+    text = "\n".join(json.dumps(line) for line in lines)
+    conversation = load_conversation(text.encode(), format="claude-code")
+    assert [str(w) for w in conversation.warnings] == [
+        "line 2, message 1: content[0]: unknown block type 'future_block' kept as it is"]
+
+
+def test_most_recent_leaf_is_chosen_by_timestamp_not_file_order():
+    lines = [
+        {"type": "user", "uuid": "u", "parentUuid": None, "timestamp": "2025-01-01T10:00:00Z",
+         "message": {"role": "user", "content": "root"}},
+        {"type": "assistant", "uuid": "late", "parentUuid": "u", "timestamp": "2025-01-01T12:00:00Z",
+         "message": {"role": "assistant", "content": "newest branch"}},
+        {"type": "assistant", "uuid": "early", "parentUuid": "u", "timestamp": "2025-01-01T11:00:00Z",
+         "message": {"role": "assistant", "content": "older branch"}},
+    ]
+    text = "\n".join(json.dumps(line) for line in lines)
+    messages = load_conversation(text.encode()).messages
+    assert messages[-1]["content"] == "newest branch"
+
+
+def test_missing_parent_is_a_warning_not_a_failure():
+    line = {"type": "user", "uuid": "u2", "parentUuid": "gone", "message": {"role": "user", "content": "hi"}}
+    conversation = load_conversation(json.dumps(line).encode() + b"\n" + json.dumps(line | {"uuid": "u3",
+                                     "parentUuid": "u2"}).encode())
+    assert len(conversation.messages) == 2
+    assert any("'gone' is not in the file" in str(w) for w in conversation.warnings)
+
+
+@settings(max_examples=15, deadline=None)
+@given(turns=st.integers(1, 40), seed=st.integers(0, 10_000), parallel=st.floats(0, 1))
+def test_generated_session_survives_a_claude_code_round_trip(turns, seed, parallel):
+    messages = realistic_session(turns=turns, typical_output=200, max_output=2000, parallel_share=parallel,
+                                 seed=seed)
+    log = ClaudeCodeLog(seed=seed)
+    log.messages(messages)
+    loaded = load_conversation(log.jsonl().encode(), name="s.jsonl")
+    assert loaded.format == "claude-code"
+    assert loaded.messages == messages
+    assert loaded.warnings == []
+
+
+@settings(max_examples=15, deadline=None)
+@given(turns=st.integers(1, 40), seed=st.integers(0, 10_000))
+def test_generated_session_survives_an_openai_round_trip(turns, seed):
+    messages = realistic_session(turns=turns, typical_output=200, max_output=2000, parallel_share=0.5, seed=seed)
+    loaded = load_conversation(json.dumps(to_openai(messages, system="sys")).encode())
+    assert loaded.format == "openai"
+    assert loaded.system == "sys"
+    assert loaded.messages == [_as_openai_keeps_it(m) for m in messages]
+    assert check_pairs(loaded.messages) == []
+
+
+def _as_openai_keeps_it(message: dict) -> dict:
+    """What survives OpenAI's form: no is_error flag, and a text-only message is a plain string."""
+    content = message["content"]
+    if isinstance(content, str):
+        return message
+    if all(block["type"] == "text" for block in content):
+        return {"role": message["role"], "content": "\n".join(block["text"] for block in content)}
+    return {"role": message["role"], "content": [
+        {key: value for key, value in block.items() if key != "is_error"} for block in content]}
+
+
+@pytest.mark.parametrize(("name", "fmt", "messages"), [
+    ("anthropic_request.json", "anthropic", 21),
+    ("claude_code_session.jsonl", "claude-code", 30),
+    ("openai_chat.json", "openai", 25),
+    ("seed_demo.json", "anthropic", 123),
+    ("realistic_session.json", "anthropic", 1001),
+])
+def test_sample_files_load_with_valid_pairs(name, fmt, messages):
+    conversation = load_conversation(SAMPLES / name)
+    assert (conversation.format, len(conversation.messages)) == (fmt, messages)
+    assert check_pairs(conversation.messages) == []
+
+
+def test_claude_code_sample_shows_every_quirk():
+    conversation = load_conversation(SAMPLES / "claude_code_session.jsonl")
+    meta = conversation.metadata
+    assert meta["compact_boundaries"] == [{"index": 23, "trigger": "auto", "pre_tokens": 154_312}]
+    assert meta["compact_summary_indices"] == [23]
+    assert (meta["sidechain_lines_skipped"], meta["branch_lines_skipped"], meta["unknown_lines_skipped"]) == (4, 2, 1)
+    assert conversation.tools == [] and conversation.system is None
