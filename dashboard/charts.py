@@ -1,0 +1,96 @@
+"""Chart builders: plain functions from engine results to plotly figures (tested without a browser)."""
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from compaction.fates import FATE_TEXT, FATES
+from compaction.pipeline import LAYER_TITLES, PipelineResult
+
+from .units import SHORT, UNIT_LABELS, compact_number, convert
+
+FATE_COLORS = {
+    "kept": "#4c78a8",
+    "persisted": "#f58518",
+    "snipped": "#bab0ac",
+    "placeholder": "#eeca3b",
+    "summarised": "#b279a2",
+}
+LIMIT_COLOR = "#d62728"
+FINAL_LABEL = "Sent to the model"
+
+
+def waterfall_figure(result: PipelineResult, unit: str) -> go.Figure:
+    """Size of the history after each layer: the input bar, what each layer removed, and the final size.
+
+    The CONTEXT_LIMIT is a dashed line; a layer that did nothing shows a zero step.
+    """
+    sizes = [convert(stage.size, unit) for stage in result.stages]
+    labels = [LAYER_TITLES[stage.layer] for stage in result.stages] + [FINAL_LABEL]
+    steps = [sizes[0]] + [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
+    texts = [compact_number(sizes[0])] + [f"−{compact_number(-step)}" if step < 0 else "no change"
+                                          for step in steps[1:]]
+    l4 = result.stages[-1]
+    if l4.layer == "L4" and not l4.triggered:
+        texts[-1] = "not triggered"
+    figure = go.Figure(go.Waterfall(
+        x=labels,
+        y=steps + [sizes[-1]],
+        measure=["absolute"] + ["relative"] * (len(steps) - 1) + ["total"],
+        text=texts + [compact_number(sizes[-1])],
+        textposition="outside",
+        customdata=sizes + [sizes[-1]],
+        hovertemplate="%{x}<br>size after: %{customdata:,} " + SHORT[unit] + "<extra></extra>",
+        decreasing={"marker": {"color": "#54a24b"}},
+        increasing={"marker": {"color": "#e45756"}},
+        totals={"marker": {"color": "#4c78a8"}},
+        connector={"line": {"color": "#999", "dash": "dot"}},
+    ))
+    limit = convert(result.settings.context_limit, unit)
+    figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR,
+                     annotation_text=f"CONTEXT_LIMIT {limit:,} {SHORT[unit]}",
+                     annotation_position="top right", annotation_font_color=LIMIT_COLOR)
+    figure.update_layout(
+        yaxis_title=f"history size ({UNIT_LABELS[unit]})",
+        showlegend=False,
+        margin={"t": 30, "b": 10, "l": 10, "r": 10},
+        height=420,
+    )
+    return figure
+
+
+def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit: str) -> go.Figure:
+    """One thin bar per original message, coloured by what the pipeline did to it."""
+    figure = go.Figure()
+    for fate in FATES:
+        indices = [i for i, f in enumerate(fates) if f == fate]
+        if not indices:
+            continue
+        figure.add_trace(go.Bar(
+            x=indices,
+            y=[1] * len(indices),
+            name=f"{fate}: {FATE_TEXT[fate]}",
+            marker={"color": FATE_COLORS[fate], "line": {"width": 0}},
+            customdata=[[roles[i], convert(sizes[i], unit)] for i in indices],
+            hovertemplate=(f"message %{{x}} (%{{customdata[0]}}), %{{customdata[1]:,}} {SHORT[unit]}"
+                           f"<br>{FATE_TEXT[fate]}<extra></extra>"),
+        ))
+    figure.update_layout(
+        barmode="overlay",
+        bargap=0,
+        height=190,
+        margin={"t": 10, "b": 10, "l": 10, "r": 10},
+        yaxis={"visible": False, "range": [0, 1]},
+        xaxis={"title": "original message index (oldest on the left)", "range": [-0.5, len(fates) - 0.5]},
+        legend={"orientation": "h", "y": -0.55, "x": 0},
+    )
+    return figure
+
+
+def tool_calls_figure(counts: pd.DataFrame) -> go.Figure:
+    """Horizontal bars: calls per tool, most called on top."""
+    ordered = counts.iloc[::-1]
+    figure = go.Figure(go.Bar(x=ordered["calls"], y=ordered["tool"], orientation="h",
+                              marker={"color": "#4c78a8"}, text=ordered["calls"], textposition="auto"))
+    figure.update_layout(height=max(160, 40 + 28 * len(counts)), margin={"t": 10, "b": 10, "l": 10, "r": 10},
+                         xaxis_title="calls")
+    return figure

@@ -1,0 +1,94 @@
+"""Getting a conversation in: bundled samples, generated sessions and uploads, cached so that a slider
+move never parses or measures the conversation again."""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from compaction.conversation import Conversation
+from compaction.generate import generate
+from compaction.history import History, prepare
+from compaction.importers import MAX_FILE_BYTES, load_conversation
+
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
+DEFAULT_SAMPLE = "seed_demo.json"
+SAMPLE_TITLES = {
+    "seed_demo.json": "The tutorial's demo: 60 file reads and one huge output",
+    "realistic_session.json": "A realistic coding session of several hundred turns",
+    "anthropic_request.json": "An Anthropic Messages API request (with system prompt and tools)",
+    "claude_code_session.jsonl": "A Claude Code session log (JSONL)",
+    "openai_chat.json": "An OpenAI chat conversation",
+}
+UPLOAD_TYPES = ["json", "jsonl"]
+UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
+FORMAT_NAMES = {
+    "anthropic": "Anthropic Messages",
+    "claude-code": "Claude Code session (JSONL)",
+    "openai": "OpenAI chat",
+    "generated": "generated",
+}
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The conversation the dashboard shows. `key` names its content, for the caches."""
+
+    key: str
+    label: str
+    origin: str  # "sample", "generated" or "upload"
+    conversation: Conversation
+
+
+def sample_names() -> list[str]:
+    """Bundled samples, the known ones first in a fixed order, then any other file in sample_data/."""
+    present = {path.name for path in SAMPLE_DIR.glob("*.json*") if path.is_file()}
+    known = [name for name in SAMPLE_TITLES if name in present]
+    return known + sorted(present - set(known))
+
+
+def sample_title(name: str) -> str:
+    return SAMPLE_TITLES.get(name, name)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _read_sample(name: str) -> Conversation:
+    return load_conversation(SAMPLE_DIR / name, name=name)
+
+
+def load_sample(name: str) -> Loaded:
+    """A bundled sample by file name; ConversationError when it cannot be read."""
+    return Loaded(f"sample:{name}", name, "sample", _read_sample(name))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _parse_upload(data: bytes, name: str) -> Conversation:
+    return load_conversation(data, name=name)
+
+
+def load_upload(data: bytes, name: str) -> Loaded:
+    """An uploaded file's bytes; ConversationError naming the file and the place when malformed."""
+    digest = hashlib.sha256(data).hexdigest()[:20]
+    return Loaded(f"upload:{digest}", name, "upload", _parse_upload(data, name))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _generate(kind: str, knobs: str) -> list[dict]:
+    return generate(kind, **json.loads(knobs))
+
+
+def load_generated(kind: str, **knobs) -> Loaded:
+    """A generated conversation; SettingsError for a knob out of range."""
+    encoded = json.dumps(knobs, sort_keys=True)
+    label = kind if not knobs else f"{kind} ({', '.join(f'{k}={v}' for k, v in sorted(knobs.items()))})"
+    messages = _generate(kind, encoded)
+    conversation = Conversation(messages, format="generated", source=label)
+    return Loaded(f"generated:{kind}:{encoded}", label, "generated", conversation)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def prepared(key: str, _conversation: Conversation) -> History:
+    """The measured form of a loaded conversation, shared read-only by every rerun and session."""
+    return prepare(_conversation)

@@ -1,0 +1,196 @@
+"""Everything pages read from the session, with defaults, so a page also works when run on its own.
+
+The sidebar widgets live in app.py; their values are copied to a plain session key on every read, so
+a page run without app.py (AppTest's switch_page) still sees the last settings, or the defaults.
+"""
+
+import os
+import tempfile
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from compaction.errors import ConversationError
+from compaction.pipeline import PipelineResult, run_pipeline
+from compaction.settings import DEFAULTS, HELP, Settings
+from compaction.store import OutputStore
+from compaction.summarizers import OfflineSummarizer
+
+from .loading import DEFAULT_SAMPLE, Loaded, load_sample, prepared, sample_names
+from .units import CHARS, UNITS
+
+
+@dataclass(frozen=True)
+class SliderSpec:
+    key: str  # widget key and URL query parameter
+    field: str  # Settings field
+    label: str
+    minimum: int
+    maximum: int
+    step: int
+
+    @property
+    def default(self) -> int:
+        return getattr(DEFAULTS, self.field)
+
+    @property
+    def help(self) -> str:
+        return f"{HELP[self.field]} Tutorial default: {self.default:,}."
+
+
+MAIN_SLIDERS = (
+    SliderSpec("CONTEXT_LIMIT", "context_limit", "CONTEXT_LIMIT (characters)", 1_000, 500_000, 1_000),
+    SliderSpec("KEEP_RECENT", "keep_recent", "KEEP_RECENT (tool results)", 0, 50, 1),
+    SliderSpec("PERSIST_THRESHOLD", "persist_threshold", "PERSIST_THRESHOLD (characters)", 1_000, 1_000_000, 1_000),
+)
+ADVANCED_SLIDERS = (
+    SliderSpec("MAX_MESSAGES", "max_messages", "max_messages (L1 snips above this many)", 4, 1_000, 1),
+    SliderSpec("L3_BUDGET", "max_bytes", "L3 budget (max_bytes of the last message's results)", 0, 1_000_000, 10_000),
+    SliderSpec("PREVIEW_CHARS", "preview_chars", "preview size (characters kept of a saved output)", 0, 20_000, 100),
+)
+SLIDERS = MAIN_SLIDERS + ADVANCED_SLIDERS
+UNIT_KEY = "UNIT"
+SUMMARIZER_KEY = "SUMMARIZER"
+OFFLINE, CLAUDE = "offline", "claude"
+STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
+
+_SAVED_SETTINGS = "_saved_settings"
+_LOADED = "_loaded_conversation"
+_STORE = "_output_store"
+_RESULTS = "_pipeline_results"
+_CLAUDE_RESULTS = "_claude_results"
+_CLAUDE_KEY = "_claude_api_key"
+_RESULT_CACHE_SIZE = 12
+
+
+def settings() -> Settings:
+    """The settings of the sidebar sliders (or the last ones seen, or the tutorial's defaults)."""
+    saved = st.session_state.setdefault(_SAVED_SETTINGS, {})
+    values = {}
+    for spec in SLIDERS:
+        value = st.session_state.get(spec.key, saved.get(spec.key, spec.default))
+        saved[spec.key] = values[spec.field] = int(value)
+    return DEFAULTS.replace(**values)
+
+
+def reset_settings() -> None:
+    """Button callback: every slider back to the tutorial's default."""
+    for spec in SLIDERS:
+        st.session_state[spec.key] = spec.default
+    st.session_state[_SAVED_SETTINGS] = {}
+
+
+def remembered(key: str, default):
+    """A widget value that survives pages where the widget is not drawn."""
+    saved = st.session_state.setdefault(_SAVED_SETTINGS, {})
+    value = st.session_state.get(key, saved.get(key, default))
+    saved[key] = value
+    return value
+
+
+def unit() -> str:
+    value = remembered(UNIT_KEY, CHARS)
+    return value if value in UNITS else CHARS
+
+
+def store() -> OutputStore:
+    """This browser session's folder for persisted outputs and transcripts."""
+    current = st.session_state.get(_STORE)
+    if current is None:
+        root = Path(os.environ.get(STORE_ROOT_ENV) or Path(tempfile.gettempdir()) / "compaction-lab")
+        current = st.session_state[_STORE] = OutputStore(root / f"session-{uuid.uuid4().hex[:12]}")
+    return current
+
+
+def loaded() -> Loaded:
+    """The conversation on show; the default sample until the user picks another."""
+    current = st.session_state.get(_LOADED)
+    if current is None:
+        names = sample_names()
+        if not names:
+            raise ConversationError("no bundled samples found in sample_data/")
+        current = st.session_state[_LOADED] = load_sample(DEFAULT_SAMPLE if DEFAULT_SAMPLE in names else names[0])
+    return current
+
+
+def set_loaded(conversation: Loaded) -> None:
+    st.session_state[_LOADED] = conversation
+
+
+def history():
+    current = loaded()
+    return prepared(current.key, current.conversation)
+
+
+def _remember(cache_name: str, key, value, size: int = _RESULT_CACHE_SIZE) -> None:
+    cache = st.session_state.setdefault(cache_name, OrderedDict())
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+
+
+def _result_key(current_settings: Settings) -> tuple:
+    return loaded().key, tuple(current_settings.as_dict().items()), str(store().root)
+
+
+def offline_result(current_settings: Settings | None = None) -> PipelineResult:
+    """The pipeline over the loaded conversation with the offline summariser, run once per settings."""
+    current_settings = current_settings or settings()
+    key = _result_key(current_settings)
+    cache = st.session_state.setdefault(_RESULTS, OrderedDict())
+    if key not in cache:
+        _remember(_RESULTS, key, run_pipeline(history(), current_settings, store(), OfflineSummarizer()))
+    return cache[key]
+
+
+def summarizer_choice() -> str:
+    return remembered(SUMMARIZER_KEY, OFFLINE)
+
+
+def claude_result(current_settings: Settings | None = None) -> PipelineResult | None:
+    """The run whose L4 Claude wrote, for these settings, if the user asked for one."""
+    key = _result_key(current_settings or settings())
+    return st.session_state.get(_CLAUDE_RESULTS, {}).get(key)
+
+
+def result() -> PipelineResult:
+    """What the pages show: Claude's run when chosen and asked for, else the offline run."""
+    current_settings = settings()
+    if summarizer_choice() == CLAUDE:
+        asked = claude_result(current_settings)
+        if asked is not None:
+            return asked
+    return offline_result(current_settings)
+
+
+def set_typed_key(key: str) -> None:
+    """Keep a typed API key in this session's memory only."""
+    st.session_state[_CLAUDE_KEY] = key.strip() or None
+
+
+def typed_key() -> str | None:
+    return st.session_state.get(_CLAUDE_KEY)
+
+
+def forget_typed_key() -> None:
+    st.session_state.pop(_CLAUDE_KEY, None)
+
+
+def environment_key() -> bool:
+    return bool(os.environ.get("ANTHROPIC_API_KEY", "").strip())
+
+
+def run_with_claude() -> PipelineResult:
+    """Run the pipeline with Claude writing the L4 summary (only on the user's explicit request)."""
+    from compaction.summarizers.claude import ClaudeSummarizer
+
+    current_settings = settings()
+    summarizer = ClaudeSummarizer(api_key=typed_key(), max_tokens=current_settings.summary_max_tokens,
+                                  input_cap=current_settings.summary_input_cap)
+    outcome = run_pipeline(history(), current_settings, store(), summarizer)
+    _remember(_CLAUDE_RESULTS, _result_key(current_settings), outcome)
+    return outcome

@@ -1,0 +1,64 @@
+"""Pipeline page: how big the history is after each layer, and what happened to every message."""
+
+import streamlit as st
+
+from compaction.fates import FATE_TEXT, message_fates
+from compaction.pipeline import LAYER_TITLES
+from compaction.report import stage_rows
+from dashboard import state
+from dashboard.charts import fate_strip_figure, waterfall_figure
+from dashboard.narrative import fate_counts, l4_headline, layer_captions
+from dashboard.units import UNIT_LABELS, convert, describe
+
+CHART_CONFIG = {"displayModeBar": False}
+
+result = state.result()
+unit = state.unit()
+loaded = state.loaded()
+first, final = result.stages[0], result.final
+
+st.title("Pipeline")
+st.caption(f"**{loaded.label}** through the four layers, cheapest first: L3 saves huge outputs to disk, "
+           "L1 snips the middle, L2 swaps old tool results for placeholders, and only if the history is "
+           "still over CONTEXT_LIMIT does L4 ask an LLM for a summary.")
+
+saved_share = 100 * result.saved / first.size if first.size else 0.0
+l4_value, l4_help = l4_headline(result)
+size_col, final_col, saved_col, l4_col = st.columns(4)
+size_col.metric("Loaded", describe(first.size, unit), help=f"{first.count:,} messages")
+final_col.metric("Sent to the model", describe(final.size, unit), help=f"{final.count:,} messages")
+saved_col.metric("Saved", f"{saved_share:.1f} %", help=f"{describe(result.saved, unit)} removed")
+l4_col.metric("L4 summary", l4_value, help=l4_help)
+st.caption(f"L4: {l4_help}.")
+
+if result.valid:
+    st.success("**Tool pairs intact:** every tool call in what is sent is answered by its result, "
+               "so the API would accept this history.", icon=":material/check_circle:")
+else:
+    st.error("**Broken tool pairs:** the API would reject this history.\n"
+             + "\n".join(f"- {problem}" for problem in result.problems[:10]), icon=":material/error:")
+if result.input_problems:
+    st.warning(f"The loaded conversation itself already has {len(result.input_problems):,} broken pair(s), "
+               f"e.g. {result.input_problems[0]}.")
+
+st.subheader("Size after each layer")
+st.plotly_chart(waterfall_figure(result, unit), width="stretch", config=CHART_CONFIG, key="waterfall")
+captions = layer_captions(result, unit)
+for layer in ("L3", "L1", "L2", "L4"):
+    st.markdown(f"**{LAYER_TITLES[layer]}.** {captions[layer]}")
+if first.history.overhead:
+    st.caption(f"Not drawn: {describe(first.history.overhead, unit)} of system prompt and tool definitions, "
+               "which also count against CONTEXT_LIMIT.")
+
+st.subheader("What happened to each message")
+fates = message_fates(result)
+roles = [message.get("role", "?") for message in first.messages]
+st.plotly_chart(fate_strip_figure(fates, first.history.sizes, roles, unit), width="stretch",
+                config=CHART_CONFIG, key="fate_strip")
+st.caption(" · ".join(f"**{count:,}** {FATE_TEXT[fate]}" for fate, count in fate_counts(result).items()))
+
+with st.expander("The numbers behind the chart"):
+    rows = [{"stage": LAYER_TITLES[row["layer"]], "messages": row["messages"],
+             f"size ({UNIT_LABELS[unit]})": convert(row["size"], unit),
+             f"removed ({UNIT_LABELS[unit]})": convert(row["removed"], unit)} for row in stage_rows(result)]
+    st.dataframe(rows, hide_index=True, width="stretch")
