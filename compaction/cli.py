@@ -31,6 +31,8 @@ def add_input_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
                         help="who writes L4 summaries (claude needs ANTHROPIC_API_KEY)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--exact-tokens", action="store_true",
+                        help="also count each stage's tokens with the API (needs ANTHROPIC_API_KEY)")
 
 
 def load(args: argparse.Namespace):
@@ -79,16 +81,35 @@ def command_run(args: argparse.Namespace) -> int:
     result = run_pipeline(conversation, settings, make_store(args), make_summarizer(args))
     if args.output:
         write_json(result.final.messages, args.output)
+    exact = exact_stage_tokens(result, conversation) if args.exact_tokens else None
     if args.json:
         data = result_dict(result, str(args.file))
         data["input"]["format"] = conversation.format
         data["input"]["warnings"] = [str(w) for w in conversation.warnings]
+        if exact is not None:
+            for row, count in zip(data["stages"], exact, strict=True):
+                row["exact_tokens"] = count
         write_json(data, None)
     else:
         print(f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
               f"{len(conversation.warnings)} warning(s)")
         print(stage_table(result))
+        if exact is not None:
+            print("exact tokens (API): " + ", ".join(f"{s.layer} {n:,}" for s, n in zip(result.stages, exact,
+                                                                                      strict=True)))
     return 0
+
+
+def exact_stage_tokens(result, conversation) -> list[int]:
+    """Each stage's input tokens as the API counts them; stages with the same messages are counted once."""
+    from .tokens import exact_tokens
+
+    counts: dict[int, int] = {}
+    for stage in result.stages:
+        key = id(stage.history)
+        if key not in counts:
+            counts[key] = exact_tokens(stage.messages, conversation.system, conversation.tools or None)
+    return [counts[id(stage.history)] for stage in result.stages]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -78,3 +78,26 @@ def test_bad_setting_is_named(seed_file):
 def test_missing_file_is_named(tmp_path):
     done = cli("run", tmp_path / "nowhere.json")
     assert done.returncode == 2 and "nowhere.json" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_exact_tokens_come_from_the_count_tokens_endpoint(seed_file, fake_anthropic, tmp_path):
+    import os
+
+    env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-cli-test", "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    done = subprocess.run([sys.executable, "-m", "compaction", "run", str(seed_file), "--json", "--exact-tokens",
+                           "--store", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    stages = json.loads(done.stdout)["stages"]
+    assert all(isinstance(s["exact_tokens"], int) and s["exact_tokens"] > 0 for s in stages)
+    assert stages[0]["exact_tokens"] > stages[3]["exact_tokens"]
+    counted = [r for r in fake_anthropic.requests if r.path.endswith("/count_tokens")]
+    assert len(counted) == 4  # L2 and an untriggered L4 share one history: counted once
+
+
+def test_exact_tokens_without_a_key_is_a_clear_error(seed_file, monkeypatch):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    done = subprocess.run([sys.executable, "-m", "compaction", "run", str(seed_file), "--exact-tokens"],
+                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2 and "ANTHROPIC_API_KEY" in done.stderr and "Traceback" not in done.stderr
