@@ -1,0 +1,50 @@
+# `make run` and `make test` each do their own set-up on a fresh machine (a venv in .venv).
+PYTHON ?= python3
+VENV ?= .venv
+PORT ?= 8501
+CHROMIUM ?= /usr/bin/chromium
+BIN := $(VENV)/bin
+# Stamps: reinstall only when a requirements file changed since the last install.
+RUN_STAMP := $(VENV)/.installed-runtime
+DEV_STAMP := $(VENV)/.installed-dev
+PYTEST := $(BIN)/pytest --timeout 300
+
+.PHONY: run test lint bench chromium
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@ $(RUN_STAMP)
+
+# The app loads a bundled sample at start; no API key is needed (Claude is optional).
+run: $(RUN_STAMP)
+	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
+
+# Browser tests run apart and serially: each pytest-xdist worker would start its own server and browser.
+test: $(DEV_STAMP) chromium
+	$(BIN)/ruff check .
+	$(PYTEST) -n 2 -m "not browser"
+	$(PYTEST) -m browser -p no:xdist
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+
+bench: $(DEV_STAMP)
+	@set -e; for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script; done
+
+# Debian's chromium for Playwright (Playwright's own browser download is not possible here).
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+		echo "chromium is missing at $(CHROMIUM): install it with 'sudo apt-get install -y chromium'." >&2; \
+		echo "Browser tests will be skipped locally (and fail under CI=true)." >&2; \
+		if [ "$$CI" = true ]; then exit 1; fi; \
+	fi

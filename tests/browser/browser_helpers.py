@@ -1,0 +1,115 @@
+"""Starting the Streamlit app for browser tests, and waiting for it in the page.
+
+Kept out of conftest.py so tests (and benchmarks) can import it: `from browser_helpers import wait_idle`.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+OUTPUT_DIR = REPO_ROOT / "test-output" / "browser"
+# A run ends 'notRunning', or 'compilationError' when the script does not even compile.
+IDLE = ", ".join(f"[data-testid='stApp'][data-test-script-state='{state}']"
+                 for state in ("notRunning", "compilationError"))
+
+
+@dataclass
+class StreamlitServer:
+    proc: subprocess.Popen
+    url: str
+    log_path: Path
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def browser_unavailable() -> str | None:
+    """Why a real-browser test cannot run here, or None when it can."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"chromium not found at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -r requirements-dev.txt)"
+    return None
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+            return reply.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+def start_streamlit(app: Path, cwd: Path = REPO_ROOT, timeout: float = 60.0) -> StreamlitServer:
+    """Run `streamlit run app` headless on a free port; return it once /_stcore/health says ok.
+
+    The server's output goes to test-output/browser/streamlit-<port>.log (a pipe could fill and stall
+    it); its tail is in the error when the server does not come up. ANTHROPIC_API_KEY is removed so the
+    app is tested as a user without a key sees it.
+    """
+    if not app.is_file():
+        raise RuntimeError(f"no Streamlit entrypoint at {app}")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    log_path = OUTPUT_DIR / f"streamlit-{port}.log"
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",
+               "--server.port", str(port), "--server.address", "127.0.0.1",
+               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    with open(log_path, "wb") as log:
+        server = StreamlitServer(subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT),
+                                 url, log_path)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _healthy(url):
+            return server
+        if server.proc.poll() is not None:
+            break
+        time.sleep(0.25)
+    exited = server.proc.poll()
+    server.stop()
+    state = f"exited with status {exited}" if exited is not None else f"was not healthy after {timeout:.0f} s"
+    raise RuntimeError(f"streamlit run {app.name} {state} on {url}. Its output:\n{server.log_tail()}")
+
+
+def wait_idle(page, timeout_ms: float = 30_000) -> None:
+    """Wait until the app's script has finished its run (Streamlit marks stApp with the script state).
+
+    Call it after every interaction. The state may still read 'notRunning' for a moment after the
+    action, before the rerun starts, so assert on the changed content with Playwright's auto-waiting
+    `expect(...)` rather than reading it once right after this returns.
+    """
+    page.wait_for_selector(IDLE, state="attached", timeout=timeout_ms)
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a full-page PNG under test-output/browser/ and return its path."""
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    path = OUTPUT_DIR / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,88 @@
+"""Real-browser fixtures: the app served by `streamlit run` on a free port, and Debian's chromium.
+
+Fixtures: `streamlit_server` (session; a browser_helpers.StreamlitServer running app.py), `streamlit_url`
+(its URL), `chromium_browser` (session; a Playwright Browser), `page` (a fresh page; screenshot saved
+at teardown), `app_page` (`page` opened on the app, its first run finished).
+Locally a missing chromium skips with the reason; under CI=true it fails, so CI never passes by skipping.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from browser_helpers import (
+    CHROMIUM,
+    REPO_ROOT,
+    browser_unavailable,
+    screenshot,
+    start_streamlit,
+    wait_idle,
+)
+
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items):
+    # Everything under tests/browser is a browser test, even when its file forgets the mark.
+    for item in items:
+        if HERE in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _require_browser() -> None:
+    reason = browser_unavailable()
+    if reason is None:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests must run under CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def streamlit_server():
+    _require_browser()
+    server = start_streamlit(REPO_ROOT / "app.py")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def streamlit_url(streamlit_server) -> str:
+    return streamlit_server.url
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium_browser, request):
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    new_page = context.new_page()
+    yield new_page
+    try:
+        screenshot(new_page, re.sub(r"[^\w.-]+", "_", request.node.name))
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def app_page(page, streamlit_server):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    page.goto(streamlit_server.url)
+    try:
+        wait_idle(page)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"the app's first run did not finish; server output:\n{streamlit_server.log_tail()}")
+    if page.locator("[data-test-script-state='compilationError']").count():
+        pytest.fail(f"the app does not compile:\n{page.get_by_role('dialog').inner_text()}")
+    return page
