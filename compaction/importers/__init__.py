@@ -24,7 +24,7 @@ from .source import (
 FORMATS = ("auto", "anthropic", "claude-code", "openai")
 
 # Roles and keys only OpenAI chat messages have.
-_OPENAI_ROLES = frozenset({"system", "developer", "tool", "function"})
+_OPENAI_ROLES = ("system", "developer", "tool", "function")  # a tuple: roles may be unhashable junk
 _OPENAI_KEYS = ("tool_calls", "tool_call_id", "function_call")
 
 

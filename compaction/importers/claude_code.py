@@ -81,11 +81,11 @@ def _read_nodes(text: str, label: str) -> tuple[list[_Node], _Counts]:
             continue
         if counts.session_id is None and isinstance(line.get("sessionId"), str):
             counts.session_id = line["sessionId"]
-        line_type = line.get("type")
+        line_type = line.get("type") if isinstance(line.get("type"), str) else "(no type)"
         node = _node(line, number, label)
         if line_type not in ("user", "assistant") and line_type not in KNOWN_OTHER_TYPES:
             counts.unknown += 1
-            counts.unknown_types.add(str(line_type))
+            counts.unknown_types.add(line_type)
         if node is None:
             continue
         if "parentUuid" not in line:

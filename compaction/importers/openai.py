@@ -23,7 +23,10 @@ def from_json(value: Any, label: str) -> Conversation:
         if not isinstance(value.get("messages"), list):
             raise ConversationError("expected a list of messages or an object with a 'messages' list",
                                     where=label)
-        tools = [_tool(tool, f"{label}: tools[{i}]") for i, tool in enumerate(value.get("tools") or [])]
+        raw_tools = value.get("tools") or []
+        if not isinstance(raw_tools, list):
+            raise ConversationError(f"'tools' must be a list, got {kind_of(raw_tools)}", where=f"{label}: tools")
+        tools = [_tool(tool, f"{label}: tools[{i}]") for i, tool in enumerate(raw_tools)]
         value = value["messages"]
     if not isinstance(value, list):
         raise ConversationError(f"expected a list of messages, got {kind_of(value)}", where=label)
