@@ -17,6 +17,9 @@ FORMAT = "anthropic"
 def from_json(value: Any, label: str) -> Conversation:
     """A conversation from the parsed JSON of an Anthropic messages list or request body."""
     system, tools = None, []
+    if not isinstance(value, dict | list):
+        raise ConversationError(
+            f"expected a list of messages or an object with 'messages', got {kind_of(value)}", where=label)
     if isinstance(value, dict):
         if "messages" not in value:
             raise ConversationError(
