@@ -32,7 +32,7 @@ def scaled_seed(megabytes: float) -> list[dict]:
         messages.append({"role": "assistant", "content": [
             {"type": "tool_use", "id": f"t{i}", "name": "read_file", "input": {"path": f"src/module{i}.py"}}]})
         messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": f"t{i}", "content": ("def func_%d():\n    return %d\n" % (i, i)) * 25}]})
+            {"type": "tool_result", "tool_use_id": f"t{i}", "content": f"def func_{i}():\n    return {i}\n" * 25}]})
     rows = int(megabytes * 1_000_000 * 0.1 / 21)
     messages.append({"role": "assistant", "content": [
         {"type": "tool_use", "id": "tbig", "name": "bash", "input": {"command": "cat data/dump.json"}}]})
