@@ -47,6 +47,7 @@ class OutputStore:
         self.root = Path(root).resolve()
         self.results_dir = self.root / "tool-results"
         self.transcripts_dir = self.root / "transcripts"
+        self._next_transcript: tuple[tuple[str, int] | None, int] = (None, 0)
 
     @classmethod
     def temporary(cls) -> "OutputStore":
@@ -125,11 +126,17 @@ class OutputStore:
         """The history before a summary replaces it: one JSON message per line."""
         self.transcripts_dir.mkdir(parents=True, exist_ok=True)
         stamp = int(time.time())
-        for attempt in range(10_000):
+        name = safe_name(label)
+        # many summaries in one second (a replay): start after the names this store already took
+        key, attempt = self._next_transcript
+        attempt = attempt if key == (name, stamp) else 0
+        while True:
             suffix = f"_{attempt}" if attempt else ""
-            path = self._inside(self.transcripts_dir / f"{safe_name(label)}_{stamp}{suffix}.jsonl")
+            path = self._inside(self.transcripts_dir / f"{name}_{stamp}{suffix}.jsonl")
             if not path.exists():
                 break
+            attempt += 1
+        self._next_transcript = ((name, stamp), attempt + 1)
         with open(path, "w", encoding=ENCODING, errors=ERRORS) as handle:
             for message in messages:
                 handle.write(json.dumps(message, default=str, ensure_ascii=False) + "\n")
