@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 
 from .errors import CompactionError
+from .importers import FORMATS as INPUT_FORMATS
 from .settings import DEFAULTS, HELP, Settings
 
 SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
                  "preview_chars")
-FORMATS = ("auto", "anthropic", "claude-code", "openai")
 
 
 def add_setting_flags(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +25,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 def add_input_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="conversation file (JSON, JSONL)")
-    parser.add_argument("--format", choices=FORMATS, default="auto", help="input format (default: auto)")
+    parser.add_argument("--format", choices=INPUT_FORMATS, default="auto", help="input format (default: auto)")
     parser.add_argument("--store", type=Path, help="folder for persisted outputs and transcripts "
                         "(default: a new temporary folder)")
     parser.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
@@ -59,6 +59,10 @@ def make_summarizer(args: argparse.Namespace):
 
 def write_json(data, path: Path | None) -> None:
     text = json.dumps(data, ensure_ascii=False, indent=None, default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates from the input (JSON allows "\ud800"): escape them
+        text = json.dumps(data, ensure_ascii=True, indent=None, default=str)
     if path is None:
         sys.stdout.write(text + "\n")
     else:
@@ -142,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"compaction: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
     except RecursionError:
         print(f"compaction: error: {args.file}: nested too deeply to read", file=sys.stderr)
+    except MemoryError:
+        print(f"compaction: error: {args.file}: not enough memory to read it (see docs/limits.md)",
+              file=sys.stderr)
     except KeyboardInterrupt:
         print("compaction: interrupted", file=sys.stderr)
         return 130
