@@ -10,6 +10,7 @@ from typing import Any
 
 from ..conversation import Conversation
 from ..errors import ConversationError
+from ..limits import check_value_count
 from . import anthropic, claude_code, openai
 from .source import (
     MAX_FILE_BYTES,
@@ -34,6 +35,8 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     data, label = read_source(source, name)
     text = decode(data, label)
+    del data
+    check_value_count(text, label)  # before parsing: the memory bound (docs/limits.md)
     if format == "claude-code":
         return claude_code.load(text, label)
     if looks_like_jsonl(text) and format in ("auto", "anthropic"):

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
+from ..limits import check_message_count
 from ..validity import check_pairs
 from .source import kind_of
 
@@ -105,6 +106,7 @@ def build_conversation(messages: list[dict], label: str, format: str, warnings: 
     """The loaded conversation, after the checks across messages; warnings sorted by message index."""
     if not messages:
         raise ConversationError("the conversation has no messages", where=label)
+    check_message_count(len(messages), label)
     warnings = sorted(warnings + history_warnings(messages, fresh_starts),
                       key=lambda warning: -1 if warning.index is None else warning.index)
     return Conversation(messages=messages, system=system, tools=tools or [], format=format, source=label,

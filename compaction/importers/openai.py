@@ -11,7 +11,7 @@ from typing import Any
 from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from .checks import build_conversation, check_message, only_tool_results
-from .source import kind_of
+from .source import MAX_NESTING_DEPTH, kind_of, too_deep
 
 FORMAT = "openai"
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -101,11 +101,18 @@ class _Converter:
         arguments = function.get("arguments", "{}")
         try:
             tool_input = json.loads(arguments) if isinstance(arguments, str) else arguments
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # ValueError: invalid JSON, or a number too long to convert
             tool_input = arguments
             self.warnings.append(LoadWarning(
                 f"tool call {call['id']!r}: 'arguments' is not valid JSON; kept as a string",
                 index=len(self.messages)))
+        else:
+            # parsed here, after the file's nesting check: keep the conversation within the same bound
+            if isinstance(arguments, str) and too_deep(tool_input, MAX_NESTING_DEPTH - 5):
+                tool_input = arguments
+                self.warnings.append(LoadWarning(
+                    f"tool call {call['id']!r}: 'arguments' nest deeper than the maximum of "
+                    f"{MAX_NESTING_DEPTH} levels; kept as a string", index=len(self.messages)))
         return {"type": "tool_use", "id": call["id"], "name": function["name"], "input": tool_input}
 
 

@@ -4,19 +4,17 @@ Every failure becomes a ConversationError naming the file and, where it helps, t
 """
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .. import limits
 from ..errors import ConversationError
 
-# Files above this are refused before reading: the dashboard's upload limit is 200 MB too, and a
-# larger transcript would not fit in memory comfortably once parsed.
-MAX_FILE_BYTES = 200 * 1024 * 1024
-
-# Real transcripts nest a handful of levels (line -> message -> content -> block -> input -> ...);
-# anything deeper than this is not a conversation, and refusing it keeps later recursive code safe.
-MAX_NESTING_DEPTH = 100
+# The bounds live in compaction.limits (see docs/limits.md); named here too, where they are applied.
+MAX_FILE_BYTES = limits.MAX_FILE_BYTES
+MAX_NESTING_DEPTH = limits.MAX_NESTING_DEPTH
 
 Source = str | Path | bytes | bytearray
 
@@ -46,7 +44,8 @@ def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
 def _check_size(size: int, label: str) -> None:
     if size > MAX_FILE_BYTES:
         raise ConversationError(
-            f"file is {size / 1e6:.0f} MB, above the maximum of {MAX_FILE_BYTES / 1e6:.0f} MB", where=label)
+            f"file is {limits.megabytes(size)}, above the maximum of {limits.megabytes(MAX_FILE_BYTES)}",
+            where=label)
 
 
 def decode(data: bytes, label: str) -> str:
@@ -81,6 +80,12 @@ def _depth_error(where: str) -> ConversationError:
     return ConversationError(f"nested deeper than the maximum of {MAX_NESTING_DEPTH} levels", where=where)
 
 
+def _number_error(exc: ValueError, where: str) -> ConversationError:
+    # json raises a plain ValueError (not JSONDecodeError) for an integer longer than Python converts
+    return ConversationError(
+        f"not valid JSON: a number has more than {sys.get_int_max_str_digits():,} digits", where=where)
+
+
 def parse_json(text: str, label: str) -> Any:
     """The JSON value of a whole file."""
     try:
@@ -90,6 +95,8 @@ def parse_json(text: str, label: str) -> Any:
     except json.JSONDecodeError as exc:
         raise ConversationError(
             f"not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}", where=label) from None
+    except ValueError as exc:
+        raise _number_error(exc, label) from None
     if too_deep(value):
         raise _depth_error(label)
     return value
@@ -102,7 +109,7 @@ def looks_like_jsonl(text: str) -> bool:
     except json.JSONDecodeError as exc:
         # json stops after the first value and reports "Extra data": cheap even for a huge file.
         return exc.msg == "Extra data"
-    except RecursionError:
+    except (RecursionError, ValueError):
         return False
     return False
 
@@ -119,6 +126,8 @@ def jsonl_objects(text: str, label: str) -> Iterator[tuple[int, dict]]:
             raise _depth_error(where) from None
         except json.JSONDecodeError as exc:
             raise ConversationError(f"not valid JSON (column {exc.colno}): {exc.msg}", where=where) from None
+        except ValueError as exc:
+            raise _number_error(exc, where) from None
         if not isinstance(value, dict):
             raise ConversationError(f"expected a JSON object, got {kind_of(value)}", where=where)
         if too_deep(value):

@@ -1,0 +1,65 @@
+"""The bounds on what the loader accepts, so that no input can exhaust memory, the stack or time.
+
+docs/limits.md explains each bound and the measured memory use that goes with it. The checks here run
+before or right after parsing and raise ConversationError naming the bound, never MemoryError or
+RecursionError.
+"""
+
+import re
+
+from .errors import ConversationError
+
+# Largest file (or upload) read, in bytes: 200 MiB, the same as Streamlit's default upload limit.
+MAX_FILE_BYTES = 200 * 1024 * 1024
+
+# Deepest nesting of JSON containers. Real transcripts nest a handful of levels (line -> message ->
+# content -> block -> input -> ...); refusing deeper input keeps every recursive step (repr, json.dumps,
+# deepcopy) far from Python's recursion limit, also in Streamlit's script thread.
+MAX_NESTING_DEPTH = 100
+
+# Most JSON values (objects, arrays, numbers, strings after the first in each container) in one file.
+# A 200 MiB file of tiny values ("[0.0,0.0,...]" or millions of empty blocks) would otherwise become
+# gigabytes of Python objects; 5 million values stay under ~0.6 GB while parsing. A realistic 200 MiB
+# agent session holds about 2 million values (the generated ones: ~8,500 values per MB).
+MAX_JSON_VALUES = 5_000_000
+
+# Most messages in one conversation, after import. Charts and tables per message stay usable, and a
+# pipeline run over 100,000 messages takes well under a second.
+MAX_MESSAGES = 100_000
+
+# A JSON string, whitespace-free, matched without backtracking (unrolled loop), for counting values.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def json_value_bound(text: str) -> int:
+    """An upper bound on the number of JSON values in `text` (one document or JSONL), at C speed.
+
+    Strings are removed first (their commas and brackets are text, not structure); every value after
+    the first in an array or object follows a comma, and every container (a JSONL line too) opens
+    with '[' or '{'.
+    """
+    if len(text) < MAX_JSON_VALUES:  # fewer characters than the bound: fewer values too
+        return len(text)
+    bare = _JSON_STRING.sub("", text)
+    return bare.count(",") + bare.count("[") + bare.count("{") + 1
+
+
+def check_value_count(text: str, label: str) -> None:
+    """Refuse text that would parse into more than MAX_JSON_VALUES values."""
+    if len(text) < MAX_JSON_VALUES:
+        return
+    count = json_value_bound(text)
+    if count > MAX_JSON_VALUES:
+        raise ConversationError(
+            f"holds about {count:,} JSON values, above the maximum of {MAX_JSON_VALUES:,}; "
+            "a conversation this fragmented would not fit in memory", where=label)
+
+
+def check_message_count(count: int, label: str) -> None:
+    if count > MAX_MESSAGES:
+        raise ConversationError(f"has {count:,} messages, above the maximum of {MAX_MESSAGES:,}", where=label)
+
+
+def megabytes(size: int) -> str:
+    """A byte count in MiB as the bounds are stated (200 MiB reads "200 MB")."""
+    return f"{size / (1024 * 1024):,.0f} MB"
