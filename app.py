@@ -1,6 +1,6 @@
 """Compaction Lab: see, step by step, how an agent's four-layer context compaction shrinks a conversation.
 
-Entrypoint: page config, navigation over the pages in pages/, and the shared sidebar controls, which are
+Entrypoint: page config, navigation over the pages in app_pages/ (not `pages/`, see docs/pages.md), and the shared sidebar controls, which are
 drawn here so that they hold across pages. Run with `streamlit run app.py` (or `make run`).
 """
 
@@ -13,10 +13,10 @@ from dashboard.units import UNIT_LABELS, UNITS
 st.set_page_config(page_title="Compaction Lab", page_icon=":material/compress:", layout="wide")
 
 PAGES = [
-    st.Page("pages/conversation.py", title="Conversation", icon=":material/forum:", default=True),
-    st.Page("pages/pipeline.py", title="Pipeline", icon=":material/waterfall_chart:"),
-    st.Page("pages/what_changed.py", title="What changed", icon=":material/difference:"),
-    st.Page("pages/persisted_outputs.py", title="Persisted outputs", icon=":material/save:"),
+    st.Page("app_pages/conversation.py", title="Conversation", icon=":material/forum:", default=True),
+    st.Page("app_pages/pipeline.py", title="Pipeline", icon=":material/waterfall_chart:"),
+    st.Page("app_pages/what_changed.py", title="What changed", icon=":material/difference:"),
+    st.Page("app_pages/persisted_outputs.py", title="Persisted outputs", icon=":material/save:"),
 ]
 
 
@@ -32,7 +32,8 @@ def settings_controls() -> None:
     with st.expander("Advanced"):
         for spec in state.ADVANCED_SLIDERS:
             slider(spec)
-    st.button("Reset to the tutorial's defaults", on_click=state.reset_settings, icon=":material/restart_alt:")
+    st.button("Reset to the tutorial's defaults", on_click=state.reset_settings, icon=":material/restart_alt:",
+              key="reset_settings")
     st.radio("Show sizes in", UNITS, format_func=UNIT_LABELS.get, key=state.UNIT_KEY, horizontal=True,
              bind="query-params",
              help="Characters are what the tutorial counts; tokens are estimated as characters / 4.")
@@ -63,6 +64,7 @@ def summarizer_controls() -> None:
                       help="Used for this browser session only: never shown again, logged or written to disk.")
     has_key = bool(state.typed_key()) or state.environment_key()
     if st.button("Summarise with Claude", disabled=not has_key, type="primary", icon=":material/smart_toy:",
+                 key="summarise_with_claude",
                  help=f"Runs the pipeline again with {default_model()} writing the L4 summary."):
         with st.spinner("Asking Claude for the L4 summary…"):
             outcome = state.run_with_claude()

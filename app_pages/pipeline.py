@@ -42,7 +42,8 @@ if result.input_problems:
                f"e.g. {result.input_problems[0]}.")
 
 st.subheader("Size after each layer")
-st.plotly_chart(waterfall_figure(result, unit), width="stretch", config=CHART_CONFIG, key="waterfall")
+log_scale = st.toggle("Logarithmic scale (to see the small steps beside a huge input)", key="waterfall_log")
+st.plotly_chart(waterfall_figure(result, unit, log_scale), width="stretch", config=CHART_CONFIG, key="waterfall")
 captions = layer_captions(result, unit)
 for layer in ("L3", "L1", "L2", "L4"):
     st.markdown(f"**{LAYER_TITLES[layer]}.** {captions[layer]}")

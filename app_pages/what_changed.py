@@ -1,11 +1,10 @@
 """What-changed page: the messages L1 snipped, the tool results L2 replaced, the L4 summary, and a
 download of the compacted conversation."""
 
-import json
-
 import streamlit as st
 
 from dashboard import state, tables, views
+from dashboard.loading import compacted_json
 from dashboard.units import UNIT_LABELS, describe
 
 result = state.result()
@@ -78,16 +77,10 @@ else:
         st.caption("This is the offline summary: press **Summarise with Claude** in the sidebar to ask Claude.")
 
 st.header("Download")
-conversation = loaded.conversation
-document = {"messages": result.final.messages}
-if conversation.system:
-    document["system"] = conversation.system
-if conversation.tools:
-    document["tools"] = conversation.tools
 stem = loaded.label.rsplit(".", 1)[0].replace(" ", "_")[:60] or "conversation"
 st.download_button(
     "Download the compacted conversation (JSON)",
-    data=lambda: json.dumps(document, ensure_ascii=False, indent=1, default=str),
+    data=lambda: compacted_json(result, loaded.conversation),
     file_name=f"{stem}_compacted.json", mime="application/json", on_click="ignore",
     icon=":material/download:", key="download_compacted")
 st.caption(f"{result.final.count:,} messages, {describe(result.final.size, unit)}: what would be sent to "

@@ -19,25 +19,29 @@ LIMIT_COLOR = "#d62728"
 FINAL_LABEL = "Sent to the model"
 
 
-def waterfall_figure(result: PipelineResult, unit: str) -> go.Figure:
+def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False) -> go.Figure:
     """Size of the history after each layer: the input bar, what each layer removed, and the final size.
 
-    The CONTEXT_LIMIT is a dashed line; a layer that did nothing shows a zero step.
+    Each step's change is written under its name; a layer that did nothing shows a flat step. The
+    CONTEXT_LIMIT is a dashed line. `log_scale` makes the small late steps visible beside a huge input.
     """
     sizes = [convert(stage.size, unit) for stage in result.stages]
-    labels = [LAYER_TITLES[stage.layer] for stage in result.stages] + [FINAL_LABEL]
     steps = [sizes[0]] + [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
-    texts = [compact_number(sizes[0])] + [f"−{compact_number(-step)}" if step < 0 else "no change"
-                                          for step in steps[1:]]
+    changes = [f"−{compact_number(-step)}" if step < 0 else "no change" for step in steps[1:]]
     l4 = result.stages[-1]
     if l4.layer == "L4" and not l4.triggered:
-        texts[-1] = "not triggered"
+        changes[-1] = "not triggered"
+    labels = ([LAYER_TITLES[result.stages[0].layer]]
+              + [f"{LAYER_TITLES[stage.layer]}<br><b>{change}</b>" for stage, change in zip(result.stages[1:], changes,
+                                                                                          strict=True)]
+              + [FINAL_LABEL])
     figure = go.Figure(go.Waterfall(
         x=labels,
         y=steps + [sizes[-1]],
         measure=["absolute"] + ["relative"] * (len(steps) - 1) + ["total"],
-        text=texts + [compact_number(sizes[-1])],
+        text=[compact_number(sizes[0])] + [""] * (len(steps) - 1) + [compact_number(sizes[-1])],
         textposition="outside",
+        cliponaxis=False,
         customdata=sizes + [sizes[-1]],
         hovertemplate="%{x}<br>size after: %{customdata:,} " + SHORT[unit] + "<extra></extra>",
         decreasing={"marker": {"color": "#54a24b"}},
@@ -51,9 +55,10 @@ def waterfall_figure(result: PipelineResult, unit: str) -> go.Figure:
                      annotation_position="top right", annotation_font_color=LIMIT_COLOR)
     figure.update_layout(
         yaxis_title=f"history size ({UNIT_LABELS[unit]})",
+        yaxis_type="log" if log_scale else "linear",
         showlegend=False,
         margin={"t": 30, "b": 10, "l": 10, "r": 10},
-        height=420,
+        height=440,
     )
     return figure
 
@@ -89,8 +94,9 @@ def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit
 def tool_calls_figure(counts: pd.DataFrame) -> go.Figure:
     """Horizontal bars: calls per tool, most called on top."""
     ordered = counts.iloc[::-1]
-    figure = go.Figure(go.Bar(x=ordered["calls"], y=ordered["tool"], orientation="h",
-                              marker={"color": "#4c78a8"}, text=ordered["calls"], textposition="auto"))
+    calls, tools = ordered["calls"].tolist(), ordered["tool"].tolist()
+    figure = go.Figure(go.Bar(x=calls, y=tools, orientation="h", marker={"color": "#4c78a8"}, text=calls,
+                              textposition="auto"))
     figure.update_layout(height=max(160, 40 + 28 * len(counts)), margin={"t": 10, "b": 10, "l": 10, "r": 10},
                          xaxis_title="calls")
     return figure

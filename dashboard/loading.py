@@ -12,6 +12,7 @@ from compaction.conversation import Conversation
 from compaction.generate import generate
 from compaction.history import History, prepare
 from compaction.importers import MAX_FILE_BYTES, load_conversation
+from compaction.pipeline import PipelineResult
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 DEFAULT_SAMPLE = "seed_demo.json"
@@ -25,8 +26,8 @@ SAMPLE_TITLES = {
 UPLOAD_TYPES = ["json", "jsonl"]
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
 FORMAT_NAMES = {
-    "anthropic": "Anthropic Messages",
-    "claude-code": "Claude Code session (JSONL)",
+    "anthropic": "Anthropic",
+    "claude-code": "Claude Code",
     "openai": "OpenAI chat",
     "generated": "generated",
 }
@@ -92,3 +93,13 @@ def load_generated(kind: str, **knobs) -> Loaded:
 def prepared(key: str, _conversation: Conversation) -> History:
     """The measured form of a loaded conversation, shared read-only by every rerun and session."""
     return prepare(_conversation)
+
+
+def compacted_json(result: PipelineResult, conversation: Conversation) -> str:
+    """What the pipeline would send, as an Anthropic request body (system and tools kept) that loads again."""
+    document = {"messages": result.final.messages}
+    if conversation.system:
+        document["system"] = conversation.system
+    if conversation.tools:
+        document["tools"] = conversation.tools
+    return json.dumps(document, ensure_ascii=False, indent=1, default=str)
