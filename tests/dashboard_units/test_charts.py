@@ -1,0 +1,64 @@
+"""Chart builders: what the figures say, checked on engine results without a browser."""
+
+import pandas as pd
+import pytest
+
+from compaction import Settings, prepare, run_pipeline
+from compaction.fates import message_fates
+from compaction.generate import generate
+from dashboard.charts import FATE_COLORS, FINAL_LABEL, fate_strip_figure, tool_calls_figure, waterfall_figure
+
+SEED_DEMO = prepare(generate("seed-demo"))
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    return run_pipeline(SEED_DEMO, Settings())
+
+
+def test_waterfall_starts_at_the_input_and_steps_down_to_the_final_size(default_run):
+    trace = waterfall_figure(default_run, "chars").data[0]
+    sizes = [stage.size for stage in default_run.stages]
+    assert list(trace.measure) == ["absolute", "relative", "relative", "relative", "relative", "total"]
+    assert trace.y[0] == sizes[0]
+    assert sum(trace.y[:5]) == sizes[-1] == trace.y[5]
+    assert list(trace.y[1:5]) == [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
+    assert trace.x[-1] == FINAL_LABEL
+    assert "not triggered" in trace.x[4]  # L4 did not fire at the defaults
+    assert "−635.7 K" in trace.x[1]  # L3's change is written under its name
+
+
+def test_waterfall_draws_context_limit_in_the_chosen_unit(default_run):
+    chars = waterfall_figure(default_run, "chars")
+    tokens = waterfall_figure(default_run, "tokens")
+    assert chars.layout.shapes[0].y0 == 50_000
+    assert tokens.layout.shapes[0].y0 == 12_500
+    assert tokens.data[0].y[0] == -(-default_run.stages[0].size // 4)
+    assert "CONTEXT_LIMIT 50,000 chars" in chars.layout.annotations[0].text
+
+
+def test_waterfall_log_scale():
+    run = run_pipeline(SEED_DEMO, Settings(context_limit=5_000))
+    figure = waterfall_figure(run, "chars", log_scale=True)
+    assert figure.layout.yaxis.type == "log"
+    assert figure.data[0].y[4] < 0 and "not triggered" not in figure.data[0].x[4]
+
+
+def test_fate_strip_has_one_bar_per_message_coloured_by_fate(default_run):
+    fates = message_fates(default_run)
+    history = default_run.stages[0].history
+    figure = fate_strip_figure(fates, history.sizes, [m["role"] for m in history.messages], "chars")
+    shown = {trace.name.split(":")[0]: list(trace.x) for trace in figure.data}
+    assert sorted(i for xs in shown.values() for i in xs) == list(range(len(fates)))
+    for trace in figure.data:
+        fate = trace.name.split(":")[0]
+        assert trace.marker.color == FATE_COLORS[fate]
+        assert all(fates[i] == fate for i in trace.x)
+    assert shown["persisted"] == [122]
+
+
+def test_tool_calls_figure_puts_the_most_called_on_top():
+    counts = pd.DataFrame([{"tool": "read_file", "calls": 60}, {"tool": "bash", "calls": 1}])
+    trace = tool_calls_figure(counts).data[0]
+    assert list(trace.y) == ["bash", "read_file"]  # plotly draws the last category on top
+    assert list(trace.x) == [1, 60]
