@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from .errors import SettingsError
 from .events import SummaryEvent
-from .history import History
+from .history import History, result_positions
 from .layers.micro import micro_compact
 from .layers.reactive import reactive_cut
 from .layers.summary import COMPACTED_PREFIX, REACTIVE_PREFIX, summarize_into
@@ -66,11 +66,34 @@ def _masking_settings(settings: Settings, window: int) -> Settings:
 def masking_step(history: History, settings: Settings, store: OutputStore | None = None,
                  summarizer: Summarizer | None = None, window: int | None = None) -> Step:
     """Mask tool outputs outside the window of the newest `window` (default KEEP_RECENT)."""
-    masked = micro_compact(history, _masking_settings(settings, settings.keep_recent if window is None
-                                                      else window), placeholder=MASK)
-    if masked.history is history:
+    keep = settings.keep_recent if window is None else window
+    start = _masked_frontier(history, keep)
+    part = history if start == 0 else history.derive(history.messages[start:], history.sizes[start:],
+                                                      history.origins[start:])
+    masked = micro_compact(part, _masking_settings(settings, keep), placeholder=MASK)
+    if masked.history is part:
         return Step(history)
-    return Step(masked.history, ("mask",), tuple(masked.events))
+    done = masked.history
+    if start:
+        done = history.derive(history.messages[:start] + done.messages, history.sizes[:start] + done.sizes,
+                              history.origins[:start] + done.origins)
+    return Step(done, ("mask",), tuple(masked.events))
+
+
+def _masked_frontier(history: History, keep: int) -> int:
+    """Where the outputs still to look at begin: the message of the newest output outside the window
+    that this strategy masked before. Masking goes oldest first and is permanent, so every longer
+    output before it is masked already; a replay then looks only at the window and what is new."""
+    seen = 0
+    for position in range(len(history.messages) - 1, -1, -1):
+        blocks = result_positions(history, position)
+        seen += len(blocks)
+        if seen <= keep or not blocks or history.is_original(position):
+            continue
+        content = history.messages[position]["content"]
+        if any(content[j].get("content") == MASK for j in blocks):
+            return position
+    return 0
 
 
 def _is_summary(message: dict) -> bool:
@@ -100,6 +123,14 @@ STRATEGIES: dict[str, StepFunction] = {
     "pipeline": pipeline_step,
     "masking": masking_step,
     "summary_keep_last": summary_keep_last_step,
+}
+
+# The settings a strategy reads besides REACTIVE_KEEP_LAST (which every replay reads): a sweep
+# reuses one replay for cells that differ only in the others. None: it may read any.
+SETTINGS_READ: dict[str, frozenset[str] | None] = {
+    "pipeline": None,
+    "masking": frozenset({"keep_recent"}),
+    "summary_keep_last": frozenset({"context_limit"}),
 }
 
 

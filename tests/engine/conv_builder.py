@@ -5,7 +5,10 @@ per size (parallel calls when several), then the user message with their results
 list is a text-only answer followed by a new user request.
 """
 
+import copy
 import random
+
+from hypothesis import strategies as st
 
 from compaction.compact_tool import COMPACT_RESULT
 
@@ -60,3 +63,14 @@ def random_turns(turns: int, seed: int = 0, big_every: int = 40, compact_every: 
             outputs.append(rng.randint(210_000, 260_000))
         spec.append((outputs, bool(compact_every) and number % compact_every == compact_every - 1))
     return spec
+
+
+def with_compact_calls(data, messages):
+    """Rename the first tool of some assistant turns to `compact`, so the compact tool is exercised."""
+    messages = copy.deepcopy(messages)
+    for message in messages:
+        uses = [b for b in message["content"] if isinstance(b, dict) and b.get("type") == "tool_use"] \
+            if message["role"] == "assistant" and isinstance(message["content"], list) else []
+        if uses and data.draw(st.integers(0, 4)) == 0:
+            uses[0]["name"] = "compact"
+    return messages

@@ -27,7 +27,7 @@ from compaction.layers.reactive import reactive_compact
 from compaction.layers.summary import compact_history
 from compaction.replay import replay
 
-from .conv_builder import build, random_turns
+from .conv_builder import build, random_turns, with_compact_calls
 from .strategies import conversations
 from .strategies import settings as pipeline_settings
 
@@ -97,17 +97,6 @@ def test_matches_a_naive_rerun_with_system_prompt_and_tools(tmp_path):
     result = check_against_naive(conversation, TIGHT, 200_000, tmp_path)
     assert prepare(conversation).overhead > 0
     assert result.calls[0].chars == len(str(conversation.messages[:1])) + prepare(conversation).overhead
-
-
-def with_compact_calls(data, messages):
-    """Rename the first tool of some assistant turns to `compact`, so the compact tool is exercised."""
-    messages = copy.deepcopy(messages)
-    for message in messages:
-        uses = [b for b in message["content"] if isinstance(b, dict) and b.get("type") == "tool_use"] \
-            if message["role"] == "assistant" and isinstance(message["content"], list) else []
-        if uses and data.draw(st.integers(0, 4)) == 0:
-            uses[0]["name"] = "compact"
-    return messages
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,

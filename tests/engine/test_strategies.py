@@ -1,18 +1,22 @@
 """The peer strategies: observation masking and keep-last-N plus a summary, alone and in a replay."""
 
 import copy
+import tempfile
 from functools import partial
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from compaction import Settings, check_pairs, prepare
+from compaction import OutputStore, Settings, check_pairs, prepare
 from compaction.errors import SettingsError
-from compaction.layers.micro import PLACEHOLDER
+from compaction.layers.micro import PLACEHOLDER, micro_compact
 from compaction.replay import replay
-from compaction.strategies import MASK, SUMMARY_PREFIX, masking_step, summary_keep_last_step
+from compaction.strategies import MASK, SUMMARY_PREFIX, Step, masking_step, summary_keep_last_step
 
 from .builders import turns, user
-from .conv_builder import build, random_turns
+from .conv_builder import build, random_turns, with_compact_calls
+from .strategies import conversations
 
 
 def test_masking_keeps_the_newest_outputs_and_every_message():
@@ -100,3 +104,36 @@ def test_unknown_strategy():
     with pytest.raises(SettingsError, match="unknown strategy"):
         replay(turns(2), Settings(), strategy="forget-everything")
 
+
+
+def full_masking_step(history, chosen, store=None, summarizer=None):
+    """Masking without the frontier shortcut: every output looked at, every call."""
+    masked = micro_compact(history, chosen.replace(min_placeholder_chars=len(MASK)), placeholder=MASK)
+    return Step(masked.history, ("mask",) if masked.events else (), tuple(masked.events))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.data_too_large])
+@given(st.data(), conversations(max_turns=25), st.sampled_from([0, 1, 2, 5]), st.sampled_from([200_000, 300, 60]))
+def test_masking_frontier_gives_the_full_masking(data, messages, keep, window):
+    messages = with_compact_calls(data, messages)
+    with tempfile.TemporaryDirectory() as root:
+        store = OutputStore(root)
+        chosen = Settings(keep_recent=keep)
+        fast = replay(messages, chosen, store, model_window_tokens=window, strategy="masking")
+        full = replay(messages, chosen, store, model_window_tokens=window, strategy=full_masking_step)
+    assert [c.as_dict() for c in fast.calls] == [c.as_dict() for c in full.calls]
+    for record in fast.calls:
+        sent = fast.history(record.call)
+        assert sent.messages == full.history(record.call).messages
+        assert sent.sizes == [len(str(m)) for m in sent.messages]
+        assert check_pairs(sent.messages) == []
+
+
+
+def test_masking_frontier_is_not_fooled_by_an_output_that_reads_like_the_mask():
+    messages = turns(4, output_chars=300)  # results at 2, 4, 6, 8
+    messages[4] = copy.deepcopy(messages[4])
+    messages[4]["content"][0]["content"] = MASK  # a tool really printed "<MASKED>"
+    step = masking_step(prepare(messages), Settings(keep_recent=1))
+    assert [e.index for e in step.events] == [2, 6]

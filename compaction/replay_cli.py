@@ -1,0 +1,137 @@
+"""`python -m compaction replay|sweep`: the replay and the settings sweep on the command line.
+
+`add_replay_commands(subparsers)` adds both to the main parser (compaction/cli.py). The shared
+helpers of cli.py are imported inside functions: cli.py imports this module.
+"""
+
+import argparse
+import re
+
+from .errors import SettingsError
+from .replay import MODEL_WINDOW_TOKENS, ReplayResult
+from .settings import LIMITS
+from .strategies import STRATEGIES
+from .sweep import MEASURES, SweepResult
+
+_NUMBER = re.compile(r"^\d[\d_]*$")
+
+
+def parse_axis(text: str, flag: str) -> tuple[str, list[int]]:
+    """'context_limit=20000,50000' -> ('context_limit', [20000, 50000]); dashes or underscores."""
+    name, equals, values = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not equals or not name:
+        raise SettingsError(f"{flag} must look like SETTING=V1,V2,... (e.g. context_limit=20000,50000), got {text!r}")
+    if name not in LIMITS:
+        raise SettingsError(f"{flag}: unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
+    parsed = []
+    for value in values.split(","):
+        value = value.strip()
+        if not _NUMBER.match(value):
+            raise SettingsError(f"{flag}: {name} values must be whole numbers, got {value!r}")
+        parsed.append(int(value))
+    return name, parsed
+
+
+def add_replay_commands(subparsers) -> None:
+    from .cli import add_input_flags, add_setting_flags
+
+    replay = subparsers.add_parser("replay", help="replay a conversation through the agent loop, "
+                                   "one record per model call")
+    add_input_flags(replay)
+    add_setting_flags(replay)
+    _add_loop_flags(replay)
+    replay.set_defaults(handler=command_replay)
+
+    sweep = subparsers.add_parser("sweep", help="replay over a grid of two settings and measure each cell")
+    add_input_flags(sweep)
+    add_setting_flags(sweep)
+    _add_loop_flags(sweep)
+    sweep.add_argument("--x", required=True, metavar="SETTING=V1,V2,...",
+                       help="the setting along the columns and its values, e.g. context_limit=20000,50000")
+    sweep.add_argument("--y", required=True, metavar="SETTING=V1,V2,...",
+                       help="the setting along the rows and its values, e.g. keep_recent=1,3,5")
+    sweep.add_argument("--measure", choices=tuple(MEASURES), default="peak_tokens",
+                       help="the measure the table shows (--json has them all; default: peak_tokens)")
+    sweep.set_defaults(handler=command_sweep)
+
+
+def _add_loop_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
+                        help="a context over this many estimated tokens is compacted reactively before "
+                        f"it is sent (default {MODEL_WINDOW_TOKENS:,})")
+    parser.add_argument("--strategy", choices=tuple(STRATEGIES), default="pipeline",
+                        help="how the history is kept small: the four layers, masking old tool "
+                        "outputs, or keep-last-N plus a summary (default: pipeline)")
+
+
+def command_replay(args: argparse.Namespace) -> int:
+    from .cli import load, make_store, make_summarizer, settings_from
+    from .replay import replay
+
+    settings = settings_from(args)
+    conversation = load(args)
+    result = replay(conversation, settings, make_store(args), make_summarizer(args), args.model_window,
+                    args.strategy, keep_histories=False)
+    data = result.as_dict()
+    data["input"] = {"file": str(args.file), "format": conversation.format,
+                     "messages": len(conversation.messages)}
+    return _emit(args, data, f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
+                 f"strategy {result.strategy}", replay_table(result))
+
+
+def _emit(args: argparse.Namespace, data: dict, title: str, table: str) -> int:
+    """One JSON object with --json, else a title line and a table."""
+    from .cli import write_json
+
+    if args.json:
+        write_json(data, None)
+    else:
+        print(title)
+        print(table)
+    return 0
+
+
+def replay_table(result: ReplayResult) -> str:
+    lines = [f"{'call':>6} {'message':>8} {'sent':>6} {'tokens':>9} {'no compaction':>14} {'summaries':>9}  acted"]
+    for c in result.calls:
+        lines.append(f"{c.call:>6} {c.index:>8} {c.messages:>6} {c.tokens:>9,} {c.raw_tokens:>14,} "
+                     f"{c.summaries:>9}  {' '.join(c.acted)}{'  OVER WINDOW' if c.over_window else ''}")
+    totals = result.totals
+    kept = totals["tool_output_kept"]
+    lines += ["", f"calls {totals['calls']:,}, summaries {totals['summaries']:,}, reactive {totals['reactive']:,}, "
+              f"compact tool {totals['compact_tool']:,}",
+              f"tokens sent {totals['tokens_sent']:,} (without compaction {totals['raw_tokens_sent']:,}), "
+              f"peak context {totals['peak_tokens']:,} tokens",
+              "tool output seen whole: " + ("-" if kept is None else f"{kept:.1%}")]
+    return "\n".join(lines)
+
+
+def command_sweep(args: argparse.Namespace) -> int:
+    from .cli import load, settings_from
+    from .store import OutputStore
+    from .sweep import sweep
+
+    if args.summarizer != "offline":
+        raise SettingsError("a sweep replays the session once per cell; it uses the offline summariser only")
+    x = parse_axis(args.x, "--x")
+    y = parse_axis(args.y, "--y")
+    settings = settings_from(args)
+    conversation = load(args)
+    store = OutputStore(args.store) if args.store else None
+    result = sweep(conversation, x, y, settings, args.measure, strategy=args.strategy,
+                   model_window_tokens=args.model_window, store=store)
+    return _emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure]}, {result.replays} replays "
+                 f"for {len(x[1]) * len(y[1])} cells", sweep_table(result))
+
+
+def sweep_table(result: SweepResult) -> str:
+    def show(value) -> str:
+        return "-" if value is None else f"{value:.1%}" if isinstance(value, float) else f"{value:,}"
+
+    header = f"{result.y_name} \\ {result.x_name}"
+    width = max(12, *(len(show(v)) for row in result.grid() for v in row), *(len(f"{v:,}") for v in result.x_values))
+    lines = [f"{header:>{len(header)}} " + " ".join(f"{v:>{width},}" for v in result.x_values)]
+    for y_value, row in zip(result.y_values, result.grid(), strict=True):
+        lines.append(f"{y_value:>{len(header)},} " + " ".join(f"{show(v):>{width}}" for v in row))
+    return "\n".join(lines)
