@@ -9,6 +9,7 @@ Incremental: the conversation is measured once (`prepare`); the carried history 
 and caches, so appending a message measures nothing and a call costs only what its layers do.
 """
 
+import dataclasses
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
@@ -151,6 +152,8 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
         raise SettingsError(f"the model window must be a positive number of tokens, got {model_window_tokens!r}")
     name, step = resolve(strategy)
     prepared = prepare(conversation)
+    if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
+        prepared = dataclasses.replace(prepare(prepared.messages), overhead=prepared.overhead)
     store = store or OutputStore.temporary()
     summarizer = summarizer or OfflineSummarizer()
     originals, sizes, overhead = prepared.messages, prepared.sizes, prepared.overhead

@@ -19,7 +19,7 @@ from compaction import (
     run_pipeline,
 )
 from compaction.compact_tool import COMPACT_TOOL, compact_calls, compact_focus
-from compaction.errors import SettingsError
+from compaction.errors import SettingsError, SummarizerError
 from compaction.events import SummaryEvent
 from compaction.generate import generate
 from compaction.importers import load_conversation
@@ -225,3 +225,29 @@ def test_empty_and_callless_conversations():
     assert replay([], Settings()).totals["calls"] == 0
     only_user = replay([{"role": "user", "content": "hi"}], Settings())
     assert only_user.calls == [] and only_user.totals["tool_output_kept"] is None
+
+
+def test_replays_a_layer_output_as_a_conversation_of_its_own():
+    messages = build(random_turns(30, seed=13))
+    # L1 and L2 act, L4 does not: the output's origins point into `messages`, not 0..n-1
+    stage = run_pipeline(messages, TIGHT.replace(context_limit=100_000_000)).final.history
+    from_stage = replay(stage, TIGHT)
+    from_list = replay(list(stage.messages), TIGHT)
+    assert [c.as_dict() for c in from_stage.calls] == [c.as_dict() for c in from_list.calls]
+    assert from_stage.totals == from_list.totals
+    assert from_stage.tool_output_chars == from_list.tool_output_chars > 0
+
+
+class FailingSummarizer:
+    name = "failing"
+
+    def summarize(self, messages, focus=None):
+        raise SummarizerError("the summariser is down")
+
+
+def test_a_failing_summariser_leaves_the_history_and_is_counted():
+    messages = build(random_turns(20, seed=14))
+    result = replay(messages, TIGHT.replace(context_limit=2_000), summarizer=FailingSummarizer())
+    totals = result.totals
+    assert totals["summaries"] == 0 and totals["failed_summaries"] > 0
+    assert all(check_pairs(result.history(c.call).messages) == [] for c in result.calls)

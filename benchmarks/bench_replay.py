@@ -1,0 +1,87 @@
+"""Replay and sweep speed at several session sizes, and how the cost grows with the size.
+
+    .venv/bin/python benchmarks/bench_replay.py [--sizes 100,1000,10000] [--sweep-sizes 100,500,1000]
+                                                [--strategies pipeline,masking,summary_keep_last] [--repeat 3]
+
+Sessions are `generate("realistic", turns=N, seed=7)` (one model call per turn). Per size: seconds
+(best of --repeat; prepare included, since a page replays a freshly loaded file), microseconds per
+turn, and the growth ratio: time ratio / size ratio against the previous size (1.0 = linear).
+The sweep is a 10 x 10 grid of CONTEXT_LIMIT x KEEP_RECENT with the offline summariser.
+"""
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from compaction import OutputStore  # noqa: E402
+from compaction.generate import generate  # noqa: E402
+from compaction.replay import replay  # noqa: E402
+from compaction.sweep import sweep  # noqa: E402
+
+LIMITS = [5_000, 10_000, 15_000, 20_000, 30_000, 40_000, 50_000, 75_000, 100_000, 200_000]
+KEEP = [0, 1, 2, 3, 4, 5, 7, 10, 15, 20]
+
+
+def best(fn, repeat: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def report(label: str, rows: list[tuple[int, float, str]]) -> None:
+    print(f"\n{label}")
+    print(f"{'turns':>8} {'seconds':>9} {'us/turn':>9} {'growth':>7}  notes")
+    previous = None
+    for turns, seconds, notes in rows:
+        growth = "" if previous is None else f"{(seconds / previous[1]) / (turns / previous[0]):.2f}"
+        print(f"{turns:>8,} {seconds:>9.3f} {seconds / turns * 1e6:>9.0f} {growth:>7}  {notes}")
+        previous = (turns, seconds)
+
+
+def bench_replays(sizes: list[int], strategies: list[str], repeat: int) -> None:
+    sessions = {n: generate("realistic", turns=n, seed=7) for n in sizes}
+    for strategy in strategies:
+        rows = []
+        for n in sizes:
+            with tempfile.TemporaryDirectory() as root:
+                seconds, result = best(lambda n=n, root=root, strategy=strategy: replay(
+                    sessions[n], store=OutputStore(root),
+                    strategy=strategy), repeat)
+            totals = result.totals
+            rows.append((n, seconds, f"{totals['calls']:,} calls, {totals['summaries']} summaries, "
+                         f"{totals['reactive']} reactive, peak {totals['peak_tokens']:,} tokens, "
+                         f"sent {totals['tokens_sent']:,} vs {totals['raw_tokens_sent']:,} tokens"))
+        report(f"replay, strategy {strategy}, default settings, model window 200,000 tokens", rows)
+
+
+def bench_sweeps(sizes: list[int], repeat: int) -> None:
+    rows = []
+    for n in sizes:
+        session = generate("realistic", turns=n, seed=7)
+        seconds, result = best(lambda session=session: sweep(session, ("context_limit", LIMITS),
+                                                             ("keep_recent", KEEP)), repeat)
+        rows.append((n, seconds, f"{result.replays} replays for 100 cells, "
+                     f"{seconds / result.replays * 1000:.0f} ms per replay"))
+    report("sweep, 10 x 10 (CONTEXT_LIMIT x KEEP_RECENT), pipeline", rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,10000", help="turns per replayed session")
+    parser.add_argument("--sweep-sizes", default="100,500,1000", help="turns per swept session")
+    parser.add_argument("--strategies", default="pipeline,masking,summary_keep_last")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    bench_replays([int(s) for s in args.sizes.split(",")], args.strategies.split(","), args.repeat)
+    bench_sweeps([int(s) for s in args.sweep_sizes.split(",")], max(1, args.repeat - 1))
+
+
+if __name__ == "__main__":
+    main()
