@@ -56,7 +56,8 @@ fates = message_fates(result)
 roles = [message.get("role", "?") for message in first.messages]
 st.plotly_chart(fate_strip_figure(fates, first.history.sizes, roles, unit), width="stretch",
                 config=CHART_CONFIG, key="fate_strip")
-st.caption(" · ".join(f"**{count:,}** {FATE_TEXT[fate]}" for fate, count in fate_counts(result).items()))
+st.caption("Messages — " + " · ".join(f"{FATE_TEXT[fate]}: **{count:,}**"
+                                     for fate, count in fate_counts(result).items()))
 
 with st.expander("The numbers behind the chart"):
     rows = [{"stage": LAYER_TITLES[row["layer"]], "messages": row["messages"],

@@ -83,5 +83,5 @@ st.download_button(
     data=lambda: compacted_json(result, loaded.conversation),
     file_name=f"{stem}_compacted.json", mime="application/json", on_click="ignore",
     icon=":material/download:", key="download_compacted")
-st.caption(f"{result.final.count:,} messages, {describe(result.final.size, unit)}: what would be sent to "
+st.caption(f"{result.final.count:,} message{'' if result.final.count == 1 else 's'}, {describe(result.final.size, unit)}: what would be sent to "
            "the model with these settings, in Anthropic Messages form (loadable here again).")

@@ -6,7 +6,6 @@ a page run without app.py (AppTest's switch_page) still sees the last settings, 
 
 import os
 import tempfile
-import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ import streamlit as st
 
 from compaction.errors import ConversationError
 from compaction.pipeline import PipelineResult, run_pipeline
+from compaction.sessions import new_session_store, remove_stale_sessions
 from compaction.settings import DEFAULTS, HELP, Settings
 from compaction.store import OutputStore
 from compaction.summarizers import OfflineSummarizer
@@ -101,7 +101,8 @@ def store() -> OutputStore:
     current = st.session_state.get(_STORE)
     if current is None:
         root = Path(os.environ.get(STORE_ROOT_ENV) or Path(tempfile.gettempdir()) / "compaction-lab")
-        current = st.session_state[_STORE] = OutputStore(root / f"session-{uuid.uuid4().hex[:12]}")
+        current = st.session_state[_STORE] = new_session_store(root)  # private: random name, mode 0700
+        remove_stale_sessions(root, keep=(current.root,))  # folders idle > SESSION_MAX_AGE_S (24 h)
     return current
 
 

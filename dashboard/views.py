@@ -11,6 +11,7 @@ from .text import message_full_text
 from .units import describe
 
 PAGE_CHARS = 20_000
+SHORT_TEXT = 1_500  # shorter texts get a box that fits them; longer ones a fixed-height scrolling box
 
 
 def page_count(total: int, page_size: int = PAGE_CHARS) -> int:
@@ -25,7 +26,8 @@ def paged_text(total: int, read: Callable[[int, int], str], key: str, unit_name:
     if pages > 1:
         page = st.number_input(f"Page (of {pages:,}, {page_size:,} {unit_name} each)", 1, pages, 1, key=key)
     start = (page - 1) * page_size
-    st.code(read(start, page_size) or " ", language=None, wrap_lines=True, height=height)
+    st.code(read(start, page_size) or " ", language=None, wrap_lines=True,
+            height=height if total > SHORT_TEXT else "content")
     if pages > 1:
         st.caption(f"{unit_name.capitalize()} {start:,}–{min(start + page_size, total):,} of {total:,}.")
 
