@@ -21,6 +21,7 @@ from .source import (
     parse_json,
     read_source,
 )
+from .surrogates import might_hold_surrogates, without_lone_surrogates
 
 FORMATS = ("auto", "anthropic", "claude-code", "openai")
 
@@ -37,6 +38,13 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     text = decode(data, label)
     del data
     check_value_count(text, label)  # before parsing: the memory bound (docs/limits.md)
+    conversation = _parse(text, label, format)
+    if might_hold_surrogates(text):
+        conversation = without_lone_surrogates(conversation)
+    return conversation
+
+
+def _parse(text: str, label: str, format: str) -> Conversation:
     if format == "claude-code":
         return claude_code.load(text, label)
     if looks_like_jsonl(text) and format in ("auto", "anthropic"):

@@ -22,3 +22,13 @@ def corpus_file(big_folder):
         expectation = write_big_corpus(big_folder, [name])[name]
         return big_folder / name, expectation
     return get
+
+
+@pytest.fixture
+def store_root(monkeypatch, tmp_path) -> Path:
+    """The dashboard's store root (COMPACTION_STORE_ROOT) for this test; no Anthropic settings."""
+    root = tmp_path / "sessions"
+    monkeypatch.setenv("COMPACTION_STORE_ROOT", str(root))
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    return root

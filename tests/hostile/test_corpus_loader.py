@@ -2,6 +2,8 @@
 then through the pipeline: a ConversationError naming the problem, or a conversation the pipeline
 handles with every persisted file inside the store and identical to the output it replaced."""
 
+import json
+
 import pytest
 
 from compaction import OutputStore, run_pipeline
@@ -31,6 +33,8 @@ def _check(load, expectation, tmp_path, name):
     warnings = " | ".join(map(str, conversation.warnings))
     for word in expectation.get("warnings", []):
         assert word in warnings
+    # every string is text: the API request, a table, the page and an export all encode it as UTF-8
+    json.dumps([conversation.messages, conversation.system, conversation.tools], ensure_ascii=False).encode()
     store = OutputStore(tmp_path / "store")
     result = run_pipeline(conversation, settings_for(expectation), store)
     input_problems = len(check_pairs(conversation.messages))
