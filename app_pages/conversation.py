@@ -5,6 +5,7 @@ import streamlit as st
 from compaction.errors import CompactionError
 from dashboard import loading, state, tables, views
 from dashboard.charts import tool_calls_figure
+from dashboard.narrative import loading_notes
 from dashboard.units import UNIT_LABELS, describe
 
 st.title("Conversation")
@@ -108,6 +109,9 @@ if conversation.warnings:
     more = len(conversation.warnings) - len(shown)
     st.warning("**The importer noted:**\n" + "\n".join(f"- {warning}" for warning in shown)
                + (f"\n- … and {more:,} more" if more else ""))
+
+for note in loading_notes(conversation.metadata):
+    st.info(note, icon=":material/info:")
 
 if len(counts):
     st.subheader("Tool calls by tool")

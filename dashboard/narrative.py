@@ -72,3 +72,23 @@ def l4_headline(result: PipelineResult) -> tuple[str, str]:
     if summary.error:
         return "failed", f"{summary.reason}; {summary.error}"
     return f"fired ({summary.summarizer})", summary.reason
+
+
+def loading_notes(metadata: dict) -> list[str]:
+    """What a loader learned about the file beyond its messages (Claude Code sessions), in plain words."""
+    notes = []
+    boundaries = metadata.get("compact_boundaries") or []
+    if boundaries:
+        where = ", ".join(f"message {b.get('index')} ({b.get('trigger', '?')}, "
+                          f"{b.get('pre_tokens') or 0:,} tokens before)" for b in boundaries)
+        times = "once" if len(boundaries) == 1 else f"{len(boundaries)} times"
+        notes.append(f"Claude Code already compacted this session {times}: at {where}. "
+                     "The summary it wrote is a message like any other here.")
+    skipped = {"sidechain_lines_skipped": "line of a subagent (sidechain)",
+               "branch_lines_skipped": "line of an abandoned branch (rewind)",
+               "unknown_lines_skipped": "line of a kind the importer does not know"}
+    counts = [_plural(metadata[key], text.split(" ", 1)[0]) + " " + text.split(" ", 1)[1]
+              for key, text in skipped.items() if metadata.get(key)]
+    if counts:
+        notes.append("Left out: " + "; ".join(counts) + ".")
+    return notes

@@ -61,6 +61,8 @@ def test_uploading_each_format_loads_it(app, name, format_shown):
     assert len(app.dataframe[0].value) == len(expected.messages)
     if expected.warnings:
         assert app.warning and "The importer noted" in app.warning[0].value
+    if expected.metadata.get("compact_boundaries"):
+        assert any("Claude Code already compacted this session" in note.value for note in app.info)
 
 
 def test_uploading_a_transcript_jsonl_loads_it(app, tmp_path):

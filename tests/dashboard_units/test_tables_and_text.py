@@ -3,7 +3,7 @@
 from compaction import Settings, prepare, run_pipeline
 from compaction.generate import generate
 from compaction.store import OutputStore
-from dashboard.narrative import fate_counts, l4_headline, layer_captions
+from dashboard.narrative import fate_counts, l4_headline, layer_captions, loading_notes
 from dashboard.tables import (
     message_frame,
     persisted_frame,
@@ -79,3 +79,14 @@ def test_captions_explain_each_layer():
     assert "offline summariser" in captions["L4"]
     assert l4_headline(busy)[0] == "fired (offline)"
     assert fate_counts(busy) == {"summarised": 51, "snipped": 72}
+
+
+def test_loading_notes_tell_what_a_claude_code_session_carried():
+    notes = loading_notes({"compact_boundaries": [{"index": 23, "trigger": "auto", "pre_tokens": 154312}],
+                           "sidechain_lines_skipped": 4, "unknown_lines_skipped": 1})
+    assert notes == [
+        "Claude Code already compacted this session once: at message 23 (auto, 154,312 tokens before). "
+        "The summary it wrote is a message like any other here.",
+        "Left out: 4 lines of a subagent (sidechain); 1 line of a kind the importer does not know.",
+    ]
+    assert loading_notes({}) == []
