@@ -3,9 +3,11 @@ download of the compacted conversation."""
 
 import streamlit as st
 
-from dashboard import state, tables, views
+from dashboard import shell, state, tables, views
 from dashboard.loading import compacted_json
 from dashboard.units import UNIT_LABELS, describe
+
+shell.ensure_sidebar()
 
 result = state.result()
 unit = state.unit()

@@ -3,10 +3,12 @@
 import streamlit as st
 
 from compaction.errors import CompactionError
-from dashboard import loading, state, tables, views
+from dashboard import loading, shell, state, tables, views
 from dashboard.charts import tool_calls_figure
 from dashboard.narrative import loading_notes
 from dashboard.units import UNIT_LABELS, describe
+
+shell.ensure_sidebar()
 
 st.title("Conversation")
 st.caption("The agent history to compact. Pick a bundled sample, generate one, or upload your own; "

@@ -1,0 +1,101 @@
+"""The shared sidebar: the compaction settings and the summariser choice.
+
+`app.py` draws it once per run, before the page. A page run on its own (a shared link opened first
+on a fresh server, or AppTest's `switch_page`, both of which bypass `app.py` while a `pages/`
+folder exists) draws it itself, so every page has the same controls however it is reached.
+"""
+
+import threading
+from contextlib import contextmanager
+
+import streamlit as st
+
+from compaction.anthropic_client import default_model
+from dashboard import state
+from dashboard.units import UNIT_LABELS, UNITS
+
+_this_run = threading.local()  # Streamlit runs each session's script in its own thread
+
+
+def slider(spec: state.SliderSpec) -> None:
+    st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key,
+              help=spec.help, bind="query-params")
+
+
+def settings_controls() -> None:
+    st.subheader("Compaction settings")
+    for spec in state.MAIN_SLIDERS:
+        slider(spec)
+    with st.expander("Advanced"):
+        for spec in state.ADVANCED_SLIDERS:
+            slider(spec)
+    st.button("Reset to the tutorial's defaults", on_click=state.reset_settings, icon=":material/restart_alt:",
+              key="reset_settings")
+    st.radio("Show sizes in", UNITS, format_func=UNIT_LABELS.get, key=state.UNIT_KEY, horizontal=True,
+             bind="query-params",
+             help="Characters are what the tutorial counts; tokens are estimated as characters / 4.")
+    st.caption("The address bar keeps these settings: copy it to share exactly this view.")
+
+
+def _take_typed_key() -> None:
+    """Move the typed key out of the widget at once, so it is never drawn again."""
+    state.set_typed_key(st.session_state.get("claude_key_field", ""))
+    st.session_state["claude_key_field"] = ""
+
+
+def summarizer_controls() -> None:
+    st.subheader("L4 summariser")
+    choice = st.radio("Who writes the L4 summary", (state.OFFLINE, state.CLAUDE), key=state.SUMMARIZER_KEY,
+                      format_func={state.OFFLINE: "Offline (no LLM, default)", state.CLAUDE: "Claude"}.get,
+                      help="The offline summariser fills the tutorial's five headings from the conversation "
+                           "itself. Claude is asked only when you press the button below.")
+    if choice != state.CLAUDE:
+        return
+    if state.typed_key():
+        st.caption("An API key is set for this browser session only (kept in memory, never shown or saved).")
+        st.button("Forget the key", on_click=state.forget_typed_key)
+    elif state.environment_key():
+        st.caption("Using the key in the ANTHROPIC_API_KEY environment variable.")
+    else:
+        st.text_input("Anthropic API key", type="password", key="claude_key_field", on_change=_take_typed_key,
+                      help="Used for this browser session only: never shown again, logged or written to disk.")
+    has_key = bool(state.typed_key()) or state.environment_key()
+    if st.button("Summarise with Claude", disabled=not has_key, type="primary", icon=":material/smart_toy:",
+                 key="summarise_with_claude",
+                 help=f"Runs the pipeline again with {default_model()} writing the L4 summary."):
+        with st.spinner("Asking Claude for the L4 summary…"):
+            outcome = state.run_with_claude()
+        summary = outcome.summary
+        if summary is None or not summary.triggered:
+            st.info("L4 does not fire at these settings, so there was nothing for Claude to summarise. "
+                    "Lower CONTEXT_LIMIT to make it fire.")
+        elif summary.error:
+            st.error(summary.error)
+        else:
+            st.success(f"Claude wrote the L4 summary ({len(summary.text):,} characters). "
+                       "See the What changed page.")
+    if state.claude_result() is None:
+        st.caption("Until you press the button, the pages show the offline summary.")
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        settings_controls()
+        summarizer_controls()
+
+
+@contextmanager
+def drawn_by_entrypoint():
+    """Mark the sidebar as drawn for the page that `app.py` runs inside this block."""
+    sidebar()
+    _this_run.drawn = True
+    try:
+        yield
+    finally:
+        _this_run.drawn = False
+
+
+def ensure_sidebar() -> None:
+    """Draw the sidebar unless `app.py` already did in this run."""
+    if not getattr(_this_run, "drawn", False):
+        sidebar()
