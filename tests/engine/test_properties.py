@@ -42,6 +42,7 @@ def check_one_run(messages, before, chosen, store):
     kept = [o for o in after_l1.origins if o is not None]
     snipped = [i for s in result.snipped for i in s.indices]
     assert sorted(kept + snipped) == list(range(len(messages)))
+    return result
 
 
 @PROFILE
