@@ -14,12 +14,15 @@ import streamlit as st
 
 from compaction.errors import ConversationError
 from compaction.pipeline import PipelineResult, run_pipeline
+from compaction.replay import MODEL_WINDOW_TOKENS, ReplayResult, replay
 from compaction.sessions import new_session_store, remove_stale_sessions
 from compaction.settings import DEFAULTS, HELP, Settings
 from compaction.store import OutputStore
 from compaction.summarizers import OfflineSummarizer
+from compaction.sweep import SweepResult, sweep
 
-from .loading import DEFAULT_SAMPLE, Loaded, load_sample, prepared, sample_names
+from .loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared, sample_names
+from .tour import TOUR_SETTINGS
 from .units import CHARS, UNITS
 
 
@@ -53,6 +56,7 @@ ADVANCED_SLIDERS = (
 )
 SLIDERS = MAIN_SLIDERS + ADVANCED_SLIDERS
 UNIT_KEY = "UNIT"
+MODEL_WINDOW_KEY = "MODEL_WINDOW"
 SUMMARIZER_KEY = "SUMMARIZER"
 OFFLINE, CLAUDE = "offline", "claude"
 STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
@@ -63,6 +67,9 @@ _STORE = "_output_store"
 _RESULTS = "_pipeline_results"
 _CLAUDE_RESULTS = "_claude_results"
 _CLAUDE_KEY = "_claude_api_key"
+_REPLAYS = "_replays"
+_SWEEPS = "_sweeps"
+_TOUR = "_tour_result"
 _RESULT_CACHE_SIZE = 12
 
 
@@ -138,14 +145,66 @@ def _result_key(current_settings: Settings) -> tuple:
     return loaded().key, tuple(current_settings.as_dict().items()), str(store().root)
 
 
+def _cached(cache_name: str, key, compute, size: int = _RESULT_CACHE_SIZE):
+    """`compute()` once per key, the newest `size` results kept in the session."""
+    cache = st.session_state.setdefault(cache_name, OrderedDict())
+    if key not in cache:
+        _remember(cache_name, key, compute(), size)
+    return cache[key]
+
+
 def offline_result(current_settings: Settings | None = None) -> PipelineResult:
     """The pipeline over the loaded conversation with the offline summariser, run once per settings."""
     current_settings = current_settings or settings()
-    key = _result_key(current_settings)
-    cache = st.session_state.setdefault(_RESULTS, OrderedDict())
-    if key not in cache:
-        _remember(_RESULTS, key, run_pipeline(history(), current_settings, store(), OfflineSummarizer()))
-    return cache[key]
+    return _cached(_RESULTS, _result_key(current_settings),
+                   lambda: run_pipeline(history(), current_settings, store(), OfflineSummarizer()))
+
+
+def model_window() -> int:
+    """The model's context window in tokens (the Replay page's input), for every page that replays."""
+    value = remembered(MODEL_WINDOW_KEY, MODEL_WINDOW_TOKENS)
+    return value if isinstance(value, int) and value > 0 else MODEL_WINDOW_TOKENS
+
+
+def _replay_store() -> OutputStore:
+    # apart from the Pipeline's files: a replay writes a transcript per summary
+    return OutputStore(store().root / "replays")
+
+
+def replay_result(strategy: str = "pipeline") -> ReplayResult:
+    """The agent loop over the loaded conversation at the current settings and model window."""
+    current_settings, window = settings(), model_window()
+    return _cached(_REPLAYS, (*_result_key(current_settings), strategy, window),
+                   lambda: replay(loaded().conversation, current_settings, _replay_store(), OfflineSummarizer(),
+                                  window, strategy))
+
+
+def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:
+    """A sweep of two settings around the current ones; `progress(done, total)` while it runs."""
+    base, window = settings(), model_window()
+    others = tuple((name, value) for name, value in base.as_dict().items() if name not in (x[0], y[0]))
+    return _cached(_SWEEPS, (loaded().key, others, x, y, window),
+                   lambda: sweep(loaded().conversation, x, y, base, progress=progress, model_window_tokens=window),
+                   size=4)
+
+
+def tour_result() -> PipelineResult:
+    """The guided tour's run: the tutorial's demo at the tour's fixed settings, whatever the sidebar says."""
+    def run() -> PipelineResult:
+        demo = load_generated("seed-demo")
+        return run_pipeline(prepared(demo.key, demo.conversation), TOUR_SETTINGS,
+                            OutputStore(store().root / "tour"), OfflineSummarizer())
+
+    return _cached(_TOUR, "seed-demo", run, size=1)
+
+
+def apply_settings(values: dict[str, int]) -> None:
+    """Callback: set sidebar sliders (by Settings field) before the sidebar is drawn in the next run."""
+    by_field = {spec.field: spec for spec in SLIDERS}
+    saved = st.session_state.setdefault(_SAVED_SETTINGS, {})
+    for field, value in values.items():
+        spec = by_field[field]
+        st.session_state[spec.key] = saved[spec.key] = int(value)
 
 
 def summarizer_choice() -> str:

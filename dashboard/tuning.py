@@ -1,0 +1,44 @@
+"""The Tune page's link to the sidebar: which sweep is on show, and putting one of its cells' settings
+into the sliders. Called from widget callbacks, which run before the sidebar is drawn, the only time
+a slider's value may be set (see state.apply_settings)."""
+
+import streamlit as st
+
+from compaction.settings import Settings
+from compaction.sweep import SweepResult
+
+from . import state
+from .timeline import cell_from_selection
+
+HEATMAP_KEY = "tune_heatmap"
+_GRID = "_tune_grid"  # (x name, x values, y name, y values) of the heatmap on show
+
+
+def show_grid(result: SweepResult) -> None:
+    """Remember the axes of the heatmap drawn in this run, for the click callback of the next."""
+    st.session_state[_GRID] = (result.x_name, tuple(result.x_values), result.y_name, tuple(result.y_values))
+
+
+def apply_cell(row: int, column: int) -> None:
+    """Callback: the settings of cell (row, column) of the heatmap on show go into the sidebar."""
+    grid = st.session_state.get(_GRID)
+    if grid is None:
+        return
+    x_name, x_values, y_name, y_values = grid
+    if 0 <= row < len(y_values) and 0 <= column < len(x_values):
+        state.apply_settings({x_name: x_values[column], y_name: y_values[row]})
+
+
+def apply_clicked_cell() -> None:
+    """on_select callback of the heatmap: apply the clicked cell."""
+    cell = cell_from_selection(st.session_state.get(HEATMAP_KEY))
+    if cell is not None:
+        apply_cell(*cell)
+
+
+def current_cell(result: SweepResult, settings: Settings) -> tuple[int, int] | None:
+    """(row, column) of the sidebar's settings in the grid, None when they are not on it."""
+    x_value, y_value = getattr(settings, result.x_name), getattr(settings, result.y_name)
+    if x_value in result.x_values and y_value in result.y_values:
+        return result.y_values.index(y_value), result.x_values.index(x_value)
+    return None

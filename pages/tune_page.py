@@ -1,0 +1,84 @@
+"""Tune page: replay the session over a grid of two settings, see one measure as a heatmap, and put the
+settings of any cell into the sidebar."""
+
+import streamlit as st
+
+from compaction.errors import SettingsError
+from dashboard import shell, state, timeline, tuning
+from dashboard.time_charts import sweep_heatmap
+
+shell.ensure_sidebar()
+
+SPECS = {spec.field: spec for spec in state.SLIDERS}
+
+st.title("Tune")
+st.caption("Which settings suit this session? Every cell is a replay of the whole session (see the Replay "
+           "page) with two settings changed; the colour shows the measure you pick. Click a cell to use its "
+           "settings in the sidebar.")
+
+x_col, y_col, measure_col = st.columns(3)
+fields = list(SPECS)
+x_name = x_col.selectbox("Across (columns)", fields, index=fields.index("context_limit"), key="tune_x",
+                         format_func=lambda field: SPECS[field].label)
+y_name = y_col.selectbox("Down (rows)", fields, index=fields.index("keep_recent"), key="tune_y",
+                         format_func=lambda field: SPECS[field].label)
+measure = measure_col.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tune_measure",
+                                format_func=timeline.TUNE_MEASURES.get,
+                                help="Peak context: the largest single call. Tokens sent: all calls together. "
+                                     "Summaries: LLM calls L4 made. Tool output kept: the share of tool output "
+                                     "the model saw whole at least once (higher is better).")
+
+
+def values_input(column, field: str) -> tuple[int, ...] | None:
+    """A text box of values for `field` (one per setting, so each keeps its own list)."""
+    spec = SPECS[field]
+    text = column.text_input(f"{spec.key} values", timeline.format_values(timeline.DEFAULT_AXES[field]),
+                             key=f"tune_values_{field}",
+                             help=f"Whole numbers from {spec.minimum:,} to {spec.maximum:,}, separated by commas.")
+    try:
+        return timeline.parse_values(text, spec.minimum, spec.maximum)
+    except ValueError as error:
+        column.error(f"{spec.key}: {error}")
+        return None
+
+
+x_values, y_values = values_input(x_col, x_name), values_input(y_col, y_name)
+if x_name == y_name:
+    st.error("Pick two different settings.")
+    st.stop()
+if x_values is None or y_values is None:
+    st.stop()
+
+cells = len(x_values) * len(y_values)
+bar = st.progress(0.0, text=f"Replaying the session for {cells:,} pairs of settings…")
+try:
+    result = state.sweep_result((x_name, x_values), (y_name, y_values),
+                                progress=lambda done, total: bar.progress(done / total,
+                                                                          text=f"Replayed {done:,} of {total:,}…"))
+except SettingsError as error:
+    bar.empty()
+    st.error(str(error))
+    st.stop()
+bar.empty()
+tuning.show_grid(result)
+
+current_settings = state.settings()
+current = tuning.current_cell(result, current_settings)
+title = timeline.TUNE_MEASURES[measure]
+st.subheader(title)
+st.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch", key=tuning.HEATMAP_KEY,
+                on_select=tuning.apply_clicked_cell, selection_mode="points", config={"displayModeBar": False})
+where = ("The black square marks the sidebar's settings." if current is not None else
+         f"The sidebar's settings ({x_name} {getattr(current_settings, x_name):,}, {y_name} "
+         f"{getattr(current_settings, y_name):,}) are not on this grid.")
+st.caption(f"{where} Sizes are estimated tokens; '–' means the session has no tool output to keep. "
+           f"{result.replays:,} replays ran; the other cells had the same outcome as one of them.")
+
+st.markdown("**Use a cell's settings** (the same as clicking it):")
+pick_x, pick_y, pick_button = st.columns([2, 2, 1], vertical_alignment="bottom")
+column = pick_x.selectbox(SPECS[x_name].key, range(len(x_values)), format_func=lambda i: f"{x_values[i]:,}",
+                          index=current[1] if current else 0, key="tune_pick_x")
+row = pick_y.selectbox(SPECS[y_name].key, range(len(y_values)), format_func=lambda i: f"{y_values[i]:,}",
+                       index=current[0] if current else 0, key="tune_pick_y")
+pick_button.button("Apply to the sidebar", on_click=tuning.apply_cell, args=(row, column), key="tune_apply",
+                   icon=":material/check:", type="primary")
