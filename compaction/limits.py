@@ -27,6 +27,10 @@ MAX_JSON_VALUES = 5_000_000
 # pipeline run over 100,000 messages takes well under a second.
 MAX_MESSAGES = 100_000
 
+# Peak resident memory of one load + pipeline run over any input within the bounds above (measured, not
+# enforced: tests/hostile checks every corpus case against it; the worst accepted input takes ~0.6 GB).
+MEMORY_BOUND_BYTES = 1024 ** 3
+
 # A JSON string, whitespace-free, matched without backtracking (unrolled loop), for counting values.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
