@@ -22,14 +22,22 @@ STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_l
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
 
 
-def _limit_lines(figure: go.Figure, context_limit: int, window: int, **where) -> None:
+def _limit_lines(figure: go.Figure, context_limit: int, window: int, peak: int, log_scale: bool, **where) -> None:
+    """CONTEXT_LIMIT and the model window as lines. A window far above the data would flatten it, so
+    the linear axis then stops above the data and says where the window is."""
     limit = limit_tokens(context_limit)
     figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
                      f"{compact_number(limit)} tokens", annotation_position="top left",
                      annotation_font_color=LIMIT_COLOR, **where)
-    figure.add_hline(y=window, line_dash="dot", line_color=WINDOW_COLOR, annotation_text=f"model window "
-                     f"{compact_number(window)} tokens", annotation_position="top left",
-                     annotation_font_color=WINDOW_COLOR, **where)
+    window_text = f"model window {compact_number(window)} tokens"
+    top = 1.1 * max(peak, limit, 1)
+    if log_scale or window <= 1.5 * top:
+        figure.add_hline(y=window, line_dash="dot", line_color=WINDOW_COLOR, annotation_text=window_text,
+                         annotation_position="top left", annotation_font_color=WINDOW_COLOR, **where)
+        return
+    figure.update_yaxes(range=[0, top], **where)
+    figure.add_annotation(text=f"{window_text}: far above this chart", xref="x domain", x=1, xanchor="right",
+                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR}, **where)
 
 
 def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
@@ -57,7 +65,8 @@ def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
                                                 "size": 12, "line": {"width": 2}},
             customdata=[record.call for record in acted], showlegend=False,
             hovertemplate=f"call %{{x}}: {ACTION_TITLES[action]}<extra></extra>"), row=2, col=1)
-    _limit_lines(figure, result.settings.context_limit, result.model_window_tokens, row=1, col=1)
+    peak = max(max(record.raw_tokens, record.tokens) for record in calls) if calls else 0
+    _limit_lines(figure, result.settings.context_limit, result.model_window_tokens, peak, log_scale, row=1, col=1)
     for boundary in result.boundaries:
         if boundary.get("call") is not None:
             figure.add_vline(x=boundary["call"] + 0.5, line_color=BOUNDARY_COLOR, line_width=2,
@@ -84,7 +93,8 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False)
             x=[r.call + 1 for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
             name=STRATEGY_TITLES.get(name, name), line={"color": STRATEGY_COLORS.get(name), "width": 2},
             hovertemplate="call %{x}: %{y:,} tokens<extra>%{fullData.name}</extra>"))
-    _limit_lines(figure, first.settings.context_limit, first.model_window_tokens)
+    peak = max((max(r.raw_tokens, r.tokens) for result in replays.values() for r in result.calls), default=0)
+    _limit_lines(figure, first.settings.context_limit, first.model_window_tokens, peak, log_scale)
     figure.update_layout(height=440, margin=MARGIN, yaxis_title="context sent (estimated tokens)",
                          yaxis_type="log" if log_scale else "linear", xaxis_title="model call",
                          legend={"orientation": "h", "y": -0.2, "x": 0})

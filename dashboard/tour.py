@@ -64,13 +64,13 @@ def blocks_figure(rows: list[tuple[str, History]], limit: int | None = None) -> 
         if segment["x"]:
             figure.add_trace(go.Bar(
                 orientation="h", x=segment["x"], base=segment["base"], y=segment["y"], name=KINDS[kind][0],
-                marker={"color": KINDS[kind][1], "line": {"color": "white", "width": 0.5}},
+                marker={"color": KINDS[kind][1], "line": {"color": "white", "width": 0.3}},
                 hovertext=segment["text"], hovertemplate="%{hovertext}<extra></extra>"))
     if limit is not None:
         figure.add_vline(x=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text="CONTEXT_LIMIT",
                          annotation_font_color=LIMIT_COLOR, annotation_position="top")
     figure.update_layout(
-        barmode="overlay", bargap=0.35, height=110 + 80 * len(rows), margin={"t": 30, "b": 10, "l": 10, "r": 10},
+        barmode="overlay", bargap=0.3, height=130 + 90 * len(rows), margin={"t": 30, "b": 10, "l": 10, "r": 10},
         xaxis={"title": "characters", "rangemode": "tozero"},
         yaxis={"categoryorder": "array", "categoryarray": [label for label, _ in reversed(rows)]},
         legend={"orientation": "h", "y": -0.35 if len(rows) > 1 else -0.6, "x": 0})

@@ -30,7 +30,7 @@ st.plotly_chart(strategies_figure(replays, log_scale), width="stretch", key="com
 
 st.subheader("Over the whole session")
 st.dataframe(timeline.totals_frame(replays), hide_index=True, width="stretch", column_config={
-    "strategy": st.column_config.TextColumn(width="large"),
+    "strategy": st.column_config.TextColumn(width="medium"),
     "tokens sent": st.column_config.NumberColumn(format="localized",
                                                  help="All model calls together: what the input is billed on."),
     "saved vs no compaction": st.column_config.NumberColumn(format="percent"),

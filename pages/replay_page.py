@@ -51,10 +51,11 @@ calls_col, summaries_col, sent_col, raw_col, cost_col = st.columns(5)
 calls_col.metric("Model calls", f"{totals['calls']:,}")
 summaries_col.metric("Summaries", f"{totals['summaries']:,}",
                      help=f"L4 and reactive summaries; {totals['reactive']:,} reactive compaction(s).")
-sent_col.metric("Tokens sent", f"{totals['tokens_sent']:,}", f"−{100 * saved:.0f} %", delta_color="inverse",
+sent_col.metric("Tokens sent", f"{totals['tokens_sent']:,}", f"-{100 * saved:.0f} %", delta_color="inverse",
                 help="All calls together, with compaction.")
 raw_col.metric("Without compaction", f"{totals['raw_tokens_sent']:,}")
 cost_col.metric("Estimated cost", f"${with_cost:,.2f}", f"${without_cost:,.2f} without", delta_color="off",
+                delta_arrow="off",
                 help="Context tokens sent × input price, plus each summary at its maximum length × output price.")
 if totals["over_window_calls"]:
     st.warning(f"{totals['over_window_calls']:,} call(s) were still over the model window after reactive "

@@ -71,11 +71,11 @@ st.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch",
 where = ("The black square marks the sidebar's settings." if current is not None else
          f"The sidebar's settings ({x_name} {getattr(current_settings, x_name):,}, {y_name} "
          f"{getattr(current_settings, y_name):,}) are not on this grid.")
-st.caption(f"{where} Sizes are estimated tokens; '–' means the session has no tool output to keep. "
+st.caption(f"{where} Darker is better. Sizes are estimated tokens; '–' means the session has no tool output to keep. "
            f"{result.replays:,} replays ran; the other cells had the same outcome as one of them.")
 
 st.markdown("**Use a cell's settings** (the same as clicking it):")
-pick_x, pick_y, pick_button = st.columns([2, 2, 1], vertical_alignment="bottom")
+pick_x, pick_y, pick_button = st.columns(3, vertical_alignment="bottom")
 column = pick_x.selectbox(SPECS[x_name].key, range(len(x_values)), format_func=lambda i: f"{x_values[i]:,}",
                           index=current[1] if current else 0, key="tune_pick_x")
 row = pick_y.selectbox(SPECS[y_name].key, range(len(y_values)), format_func=lambda i: f"{y_values[i]:,}",

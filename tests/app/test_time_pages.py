@@ -1,0 +1,107 @@
+"""Replay, Tune, Compare and the guided tour, run by AppTest on the default sample (the seed demo)."""
+
+from .conftest import chart_spec, metrics, open_page
+
+
+def test_replay_page_shows_the_totals(app):
+    at = open_page(app, "replay")
+    assert not at.exception
+    shown = metrics(at)
+    assert shown["Model calls"] == "61"  # one per assistant message of the seed demo
+    assert shown["Summaries"] == "0"
+    sent, raw = (int(shown[label].replace(",", "")) for label in ("Tokens sent", "Without compaction"))
+    assert 0 < sent < raw
+    assert shown["Estimated cost"].startswith("$")
+    names = [trace.get("name") for trace in chart_spec(at)["data"]]
+    assert names[:2] == ["without compaction", "sent, with compaction"]
+
+
+def test_selecting_a_call_shows_its_history(app):
+    at = open_page(app, "replay")
+    last = at.dataframe[0].value
+    at.number_input(key="replay_call").set_value(5).run()
+    assert not at.exception
+    fifth = at.dataframe[0].value
+    assert any("**Call 5**" in element.value for element in at.markdown)
+    assert len(fifth) < len(last)  # the history before call 5 is shorter than the last one
+    assert fifth["role"].iloc[-1] == "user"  # it ends with what the model answers
+
+
+def test_a_small_model_window_makes_reactive_compaction_fire(app):
+    at = open_page(app, "replay")
+    at.number_input(key="MODEL_WINDOW").set_value(1_000).run()
+    assert not at.exception
+    assert int(metrics(at)["Summaries"]) > 0
+    lanes = [trace.get("name") for trace in chart_spec(at)["data"]]
+    assert "reactive compaction (over the model window)" in lanes
+
+
+def test_replay_marks_claude_codes_own_compactions(app):
+    app.selectbox(key="sample_choice").set_value("claude_code_session.jsonl")
+    app.button(key="load_sample").click().run()
+    at = open_page(app, "replay")
+    assert not at.exception
+    assert any("Claude Code itself compacted" in element.value for element in at.info)
+    annotations = [note["text"] for note in chart_spec(at)["layout"]["annotations"]]
+    assert any(text.startswith("Claude Code compacted") for text in annotations)
+
+
+def test_tour_steps_forward_and_back(app):
+    at = open_page(app, "tour")
+    assert not at.exception
+    first = at.header[0].value
+    assert at.button(key="tour_back").disabled
+    at.button(key="tour_next").click().run()
+    second = at.header[0].value
+    assert second != first and "Layer 3" in second
+    assert not at.button(key="tour_back").disabled
+    at.button(key="tour_back").click().run()
+    assert at.header[0].value == first
+    assert at.button(key="tour_back").disabled
+
+
+def test_tour_reaches_the_recap_and_stops_there(app):
+    at = open_page(app, "tour")
+    seen = [at.header[0].value]
+    while not at.button(key="tour_next").disabled:
+        at.button(key="tour_next").click().run()
+        assert not at.exception
+        seen.append(at.header[0].value)
+    assert len(seen) == 6 and seen[-1].startswith("Recap")
+    assert not any("{" in element.value for element in at.markdown)  # every number filled in
+    assert chart_spec(at)["data"][0]["type"] == "waterfall"
+
+
+def test_tune_apply_control_sets_the_sidebar(app):
+    at = open_page(app, "tune")
+    assert not at.exception
+    assert at.slider(key="CONTEXT_LIMIT").value == 50_000
+    at.selectbox(key="tune_pick_x").set_value(1).run()  # CONTEXT_LIMIT 20,000
+    at.selectbox(key="tune_pick_y").set_value(0).run()  # KEEP_RECENT 1
+    at.button(key="tune_apply").click().run()
+    assert not at.exception
+    assert at.slider(key="CONTEXT_LIMIT").value == 20_000
+    assert at.slider(key="KEEP_RECENT").value == 1
+    current = chart_spec(at)["data"][-1]
+    assert current["name"] == "current settings" and current["customdata"] == [[0, 1]]
+
+
+def test_tune_measure_and_bad_values(app):
+    at = open_page(app, "tune")
+    at.selectbox(key="tune_measure").set_value("summaries").run()
+    assert not at.exception
+    assert at.subheader[0].value == "Summaries written"
+    at.text_input(key="tune_values_context_limit").set_value("10000, lots").run()
+    assert any("'lots' is not a whole number" in element.value for element in at.error)
+    assert not at.get("plotly_chart")
+
+
+def test_compare_shows_three_strategies(app):
+    at = open_page(app, "compare")
+    assert not at.exception
+    strategies = at.dataframe[0].value["strategy"].tolist()
+    assert len(strategies) == 3
+    assert [name.split(" (")[0] for name in strategies] == [
+        "Four-layer pipeline", "Masking only", "Keep the last messages + summary"]
+    lines = [trace["name"] for trace in chart_spec(at)["data"]]
+    assert lines[0] == "no compaction" and lines[1:] == strategies
