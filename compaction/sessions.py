@@ -9,10 +9,12 @@ dashboard calls whenever a new session starts.
 import os
 import re
 import shutil
+import stat
 import time
 import uuid
 from pathlib import Path
 
+from .errors import CompactionError
 from .store import OutputStore
 
 # A session folder untouched for this long is removed (its browser tab is long gone: Streamlit drops
@@ -26,21 +28,41 @@ def new_session_store(root: str | Path) -> OutputStore:
     """A fresh, private store for one session under `root` (created if needed, owner-only)."""
     root = Path(root)
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    check_root(root)
     folder = root / f"{SESSION_PREFIX}{uuid.uuid4().hex}"
     folder.mkdir(mode=0o700)
     return OutputStore(folder)
 
 
-def last_change(folder: Path) -> float:
-    """The newest modification time of a session folder and its two sub-folders (a file written in
-    either changes its folder's mtime), without walking the files."""
-    times = []
-    for path in (folder, folder / "tool-results", folder / "transcripts"):
+def check_root(root: Path) -> None:
+    """Refuse a root another user could tamper with: a symlink (e.g. planted in /tmp before the first
+    start), a folder owned by someone else, or one that others may write to."""
+    info = root.lstat()
+    problem = ("is a symbolic link" if stat.S_ISLNK(info.st_mode)
+               else "is not a folder" if not stat.S_ISDIR(info.st_mode)
+               else "belongs to another user" if info.st_uid != os.getuid()
+               else "can be written by other users" if info.st_mode & 0o022
+               else None)
+    if problem:
+        raise CompactionError(f"the session store root {root} {problem}; set COMPACTION_STORE_ROOT to a "
+                              "private folder")
+
+
+def last_change(folder: Path, depth: int = 3) -> float:
+    """The newest modification time of a session folder and its sub-folders (a file written in a
+    folder changes that folder's mtime), without a stat per file."""
+    newest, pending = 0.0, [(folder, 0)]
+    while pending:
+        current, level = pending.pop()
         try:
-            times.append(path.lstat().st_mtime)
+            newest = max(newest, current.lstat().st_mtime)
+            if level < depth:
+                with os.scandir(current) as entries:
+                    pending.extend((Path(entry.path), level + 1) for entry in entries
+                                   if entry.is_dir(follow_symlinks=False))
         except OSError:
             continue
-    return max(times, default=0.0)
+    return newest
 
 
 def remove_stale_sessions(root: str | Path, max_age_s: float = SESSION_MAX_AGE_S, now: float | None = None,

@@ -5,6 +5,10 @@ import os
 import stat
 import time
 
+import pytest
+
+from compaction import OutputStore
+from compaction.errors import CompactionError
 from compaction.sessions import SESSION_MAX_AGE_S, new_session_store, remove_stale_sessions
 
 from .apptest import UPLOAD_KEY, session_root, shown_text, start_app, upload
@@ -13,9 +17,8 @@ from .apptest import UPLOAD_KEY, session_root, shown_text, start_app, upload
 def _age(folder, seconds: float) -> None:
     """Set the mtime of a session folder and its sub-folders `seconds` into the past."""
     past = time.time() - seconds
-    for path in (folder, folder / "tool-results", folder / "transcripts"):
-        if path.exists():
-            os.utime(path, (past, past))
+    for path in [folder, *(p for p in folder.rglob("*") if p.is_dir())]:
+        os.utime(path, (past, past))
 
 
 def test_a_session_store_is_private_and_unguessable(tmp_path):
@@ -48,6 +51,31 @@ def test_a_recent_file_keeps_an_old_session(tmp_path):
     assert remove_stale_sessions(root) == []
     now = time.time() + SESSION_MAX_AGE_S + 1  # a fake clock a day later
     assert remove_stale_sessions(root, now=now) == [session.root]
+
+
+def test_activity_in_a_nested_folder_keeps_a_session(tmp_path):
+    root = tmp_path / "root"
+    session = new_session_store(root)
+    replays = OutputStore(session.root / "replays")  # the dashboard's replays write one level down
+    replays.persist("r", "replayed")
+    _age(session.root, SESSION_MAX_AGE_S * 2)
+    replays.save_transcript([{"role": "user", "content": "recent"}])
+    assert remove_stale_sessions(root) == []
+
+
+@pytest.mark.parametrize("make", ["symlink", "world_writable"])
+def test_an_unsafe_root_is_refused(tmp_path, make):
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    root = tmp_path / "root"
+    if make == "symlink":  # planted before the first start, e.g. in /tmp
+        root.symlink_to(target)
+    else:
+        root.mkdir()
+        root.chmod(0o777)
+    with pytest.raises(CompactionError, match="session store root"):
+        new_session_store(root)
+    assert list(target.iterdir()) == []
 
 
 def test_cleanup_touches_only_session_folders(tmp_path):
