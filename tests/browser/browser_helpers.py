@@ -113,3 +113,18 @@ def screenshot(page, name: str) -> Path:
     path = OUTPUT_DIR / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def open_nav_page(page, link: str, title: str) -> None:
+    """Click `link` in the sidebar's navigation and wait for the page titled `title`."""
+    from playwright.sync_api import expect
+
+    page.locator("[data-testid='stSidebarNav'] a", has_text=link).click()
+    wait_idle(page)
+    expect(page.locator("h1", has_text=title)).to_be_visible()
+
+
+def expect_no_exception(page) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)

@@ -3,7 +3,8 @@
 import re
 
 import pytest
-from browser_helpers import REPO_ROOT, screenshot, start_streamlit, wait_idle
+from browser_helpers import REPO_ROOT, open_nav_page, screenshot, start_streamlit, wait_idle
+from browser_helpers import expect_no_exception as no_exception
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -14,13 +15,7 @@ L4_TICK = "[data-testid='stPlotlyChart'] .xtick"
 
 
 def open_page(page, link: str) -> None:
-    page.locator("[data-testid='stSidebarNav'] a", has_text=link).click()
-    wait_idle(page)
-    expect(page.locator("h1", has_text=PAGES[link])).to_be_visible()
-
-
-def no_exception(page) -> None:
-    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    open_nav_page(page, link, PAGES[link])
 
 
 def test_navigation_reaches_every_page(app_page):

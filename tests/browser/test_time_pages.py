@@ -2,7 +2,8 @@
 ways by clicking, and a click on the Tune heatmap moves the sidebar sliders."""
 
 import pytest
-from browser_helpers import screenshot, wait_idle
+from browser_helpers import expect_no_exception as no_exception
+from browser_helpers import open_nav_page, screenshot, wait_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -11,13 +12,7 @@ TITLES = {"Replay": "Replay", "Tune": "Tune", "Compare": "Compare strategies", "
 
 
 def open_page(page, link: str) -> None:
-    page.locator("[data-testid='stSidebarNav'] a", has_text=link).click()
-    wait_idle(page)
-    expect(page.locator("h1", has_text=TITLES[link])).to_be_visible()
-
-
-def no_exception(page) -> None:
-    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    open_nav_page(page, link, TITLES[link])
 
 
 def test_each_time_page_loads(app_page):
