@@ -1,0 +1,117 @@
+"""The Replay, Compare and Tune figures and their helpers, checked on engine results without a browser."""
+
+import pytest
+
+from compaction import Settings, prepare
+from compaction.generate import generate
+from compaction.importers import load_conversation
+from compaction.replay import replay
+from compaction.strategies import STRATEGIES
+from compaction.sweep import sweep
+from dashboard import state, timeline
+from dashboard.time_charts import replay_figure, strategies_figure, sweep_heatmap
+from tests.app.conftest import SAMPLES
+
+SEED_DEMO = prepare(generate("seed-demo"))
+
+
+@pytest.fixture(scope="module")
+def seed_replay():
+    return replay(SEED_DEMO)
+
+
+@pytest.fixture(scope="module")
+def small_sweep():
+    return sweep(SEED_DEMO, ("context_limit", (5_000, 50_000)), ("keep_recent", (1, 3, 10)))
+
+
+def test_replay_figure_draws_both_sizes_per_call_and_a_lane_per_action(seed_replay):
+    figure = replay_figure(seed_replay)
+    raw, sent, *lanes = figure.data
+    assert list(raw.y) == [call.raw_tokens for call in seed_replay.calls]
+    assert list(sent.y) == [call.tokens for call in seed_replay.calls]
+    assert list(sent.x) == list(range(1, 62)) and list(sent.customdata) == list(range(61))
+    assert [lane.name for lane in lanes] == [timeline.ACTION_TITLES["L1"], timeline.ACTION_TITLES["L2"]]
+    l2 = lanes[1]
+    assert len(l2.x) == seed_replay.totals["acted"]["L2"]
+    assert all("L2" in seed_replay.calls[call].acted for call in l2.customdata)
+
+
+def test_replay_figure_keeps_a_far_window_off_the_axis(seed_replay):
+    figure = replay_figure(seed_replay)
+    texts = [note.text for note in figure.layout.annotations]
+    assert "CONTEXT_LIMIT ≈ 12.5 K tokens" in texts
+    assert any("far above this chart" in text for text in texts)
+    assert figure.layout.yaxis.range[1] < 200_000
+    near = replay_figure(replay(SEED_DEMO, model_window_tokens=15_000))
+    assert any(shape.y0 == 15_000 for shape in near.layout.shapes)
+
+
+def test_replay_figure_marks_claude_code_boundaries():
+    session = load_conversation(SAMPLES / "claude_code_session.jsonl", name="claude_code_session.jsonl")
+    result = replay(session)
+    figure = replay_figure(result)
+    boundary = result.boundaries[0]
+    lines = [shape for shape in figure.layout.shapes if shape.x0 == boundary["call"] + 0.5]
+    assert len(lines) == 2  # across the sizes and the lanes below them
+    assert any(note.text == "Claude Code compacted (auto)" for note in figure.layout.annotations)
+
+
+def test_strategies_figure_has_one_line_per_strategy():
+    replays = {name: replay(SEED_DEMO, strategy=name) for name in STRATEGIES}
+    figure = strategies_figure(replays)
+    assert [trace.name for trace in figure.data] == ["no compaction"] + [timeline.STRATEGY_TITLES[n] for n in STRATEGIES]
+    for trace, result in zip(figure.data[1:], replays.values(), strict=True):
+        assert list(trace.y) == [call.tokens for call in result.calls]
+
+
+def test_sweep_heatmap_cells_are_clickable_and_the_current_one_marked(small_sweep):
+    figure = sweep_heatmap(small_sweep, "summaries", "Summaries written", current=(1, 1))
+    heatmap, cells, current = figure.data
+    assert [list(row) for row in heatmap.z] == small_sweep.grid("summaries")
+    assert list(heatmap.x) == ["5,000", "50,000"] and list(heatmap.y) == ["1", "3", "10"]
+    assert sorted(tuple(cell) for cell in cells.customdata) == [(r, c) for r in range(3) for c in range(2)]
+    assert current.name == "current settings" and [tuple(c) for c in current.customdata] == [(1, 1)]
+    share = sweep_heatmap(small_sweep, "tool_output_kept", "kept")
+    assert all(text.endswith("%") for row in share.data[0].text for text in row)
+    assert len(share.data) == 2  # no current marker when the settings are not on the grid
+
+
+def test_selections_name_a_call_and_a_cell():
+    assert timeline.call_from_selection({"selection": {"points": [{"x": 5, "customdata": 4}]}}) == 4
+    assert timeline.call_from_selection({"selection": {"points": [{"customdata": [7]}]}}) == 7
+    assert timeline.call_from_selection({"selection": {"points": []}}) is None
+    assert timeline.call_from_selection(None) is None
+    assert timeline.cell_from_selection({"selection": {"points": [{"customdata": [2, 3]}]}}) == (2, 3)
+    assert timeline.cell_from_selection({"selection": {"points": [{"customdata": 1}]}}) is None
+
+
+def test_estimated_cost_counts_tokens_sent_and_summaries(seed_replay):
+    with_compaction, without = timeline.estimated_cost(seed_replay, 3.0, 15.0)
+    assert with_compaction == pytest.approx(seed_replay.totals["tokens_sent"] * 3 / 1e6)  # no summaries
+    assert without == pytest.approx(seed_replay.totals["raw_tokens_sent"] * 3 / 1e6)
+    summarised = replay(SEED_DEMO, Settings(context_limit=5_000))
+    cost, _ = timeline.estimated_cost(summarised, 0.0, 1.0)
+    assert cost == pytest.approx(summarised.totals["summaries"] * 2_000 / 1e6) and cost > 0
+
+
+def test_values_are_parsed_and_checked():
+    assert timeline.parse_values("30000, 10_000 20000 10000", 1_000, 500_000) == (10_000, 20_000, 30_000)
+    for text, problem in (("", "at least one"), ("5000, x", "'x' is not"), ("999", "outside"), ("1.5", "not")):
+        with pytest.raises(ValueError, match=problem):
+            timeline.parse_values(text, 1_000, 500_000)
+
+
+def test_default_axes_fit_the_sliders_and_hold_the_defaults():
+    for spec in state.SLIDERS:
+        values = timeline.DEFAULT_AXES[spec.field]
+        assert len(values) == 10 and spec.default in values
+        assert all(spec.minimum <= v <= spec.maximum and (v - spec.minimum) % spec.step == 0 for v in values)
+
+
+def test_totals_frame_has_a_row_per_strategy(seed_replay):
+    frame = timeline.totals_frame({"pipeline": seed_replay})
+    row = frame.iloc[0]
+    assert row["strategy"] == timeline.STRATEGY_TITLES["pipeline"]
+    assert row["tokens sent"] == seed_replay.totals["tokens_sent"]
+    assert row["tool output kept whole"] == "100 %"
