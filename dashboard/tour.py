@@ -78,7 +78,7 @@ def blocks_figure(rows: list[tuple[str, History]], limit: int | None = None) -> 
 
 
 def row_label(title: str, history: History) -> str:
-    return f"{title}<br>{len(history):,} messages · {compact_number(history.size)} chars"
+    return f"{title}<br>{_plural(len(history), 'message')} · {compact_number(history.size)} chars"
 
 
 def tour_numbers(result: PipelineResult) -> dict[str, str]:
