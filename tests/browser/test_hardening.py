@@ -15,7 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, REPO_ROOT, start_streamlit, wait_idle
+from browser_helpers import (
+    CHROMIUM,
+    REPO_ROOT,
+    expect_no_exception,
+    open_nav_page,
+    start_streamlit,
+    wait_idle,
+)
 from fake_anthropic import FakeAnthropic
 from playwright.sync_api import expect
 
@@ -67,9 +74,8 @@ def test_eight_concurrent_sessions_get_correct_results(hardened_server, tmp_path
 
 
 def open_page(page, link: str) -> None:
-    page.locator("[data-testid='stSidebarNav'] a", has_text=link).click()
-    wait_idle(page)
-    expect(page.locator("h1", has_text=link)).to_be_visible()
+    open_nav_page(page, link, link)
+    expect_no_exception(page)
 
 
 def _everything_the_browser_holds(page) -> list[str]:
