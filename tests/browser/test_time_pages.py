@@ -1,5 +1,6 @@
-"""The pages about a session over time, and the tour, in a real browser: each loads, the tour steps both
-ways by clicking, and a click on the Tune heatmap moves the sidebar sliders."""
+"""The pages about a session over time, and the tour, in a real browser: each loads, a click on a Replay
+point shows that call, the tour steps both ways by clicking, and a click on the Tune heatmap moves the
+sidebar sliders."""
 
 import pytest
 from browser_helpers import expect_no_exception as no_exception
@@ -23,6 +24,11 @@ def test_each_time_page_loads(app_page):
         screenshot(app_page, f"page_{link.lower().replace(' ', '_')}")
     open_page(app_page, "Replay")
     expect(app_page.locator("[data-testid='stMetric']", has_text="Model calls")).to_contain_text("61")
+    sent = app_page.locator("[data-testid='stPlotlyChart'] .scatterlayer .trace").nth(1).locator("path.point")
+    sent.nth(29).click(force=True)  # the 30th call's point on the "sent" line
+    wait_idle(app_page)
+    expect(app_page.get_by_text("Call 30 answers")).to_be_visible()
+    expect(app_page.get_by_role("spinbutton", name="Model call to inspect")).to_have_value("30")
 
 
 def test_tour_steps_forward_and_back(app_page):
