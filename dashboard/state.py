@@ -171,12 +171,15 @@ def _replay_store() -> OutputStore:
     return OutputStore(store().root / "replays")
 
 
-def replay_result(strategy: str = "pipeline") -> ReplayResult:
-    """The agent loop over the loaded conversation at the current settings and model window."""
+def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayResult:
+    """The agent loop over the loaded conversation at the current settings and model window.
+
+    `histories=False` keeps only the per-call records: a strategy that never snips keeps every message,
+    so its histories grow with the square of the session's length."""
     current_settings, window = settings(), model_window()
-    return _cached(_REPLAYS, (*_result_key(current_settings), strategy, window),
+    return _cached(_REPLAYS, (*_result_key(current_settings), strategy, window, histories),
                    lambda: replay(loaded().conversation, current_settings, _replay_store(), OfflineSummarizer(),
-                                  window, strategy))
+                                  window, strategy, keep_histories=histories))
 
 
 def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:

@@ -18,7 +18,7 @@ for name in STRATEGIES:
     st.markdown(f"**{timeline.STRATEGY_TITLES[name]}.** {timeline.STRATEGY_SENTENCES[name]}")
 
 with st.spinner("Replaying the session three times…"):
-    replays = {name: state.replay_result(name) for name in STRATEGIES}
+    replays = {name: state.replay_result(name, histories=False) for name in STRATEGIES}
 if not next(iter(replays.values())).calls:
     st.info("This conversation has no assistant message, so the model is never called: nothing to compare.")
     st.stop()
