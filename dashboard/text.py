@@ -4,6 +4,7 @@
 """
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -69,3 +70,12 @@ def message_summary_line(message: dict[str, Any], name_of: Callable[[str], str] 
     names = name_of or _unknown
     parts = [line for line in (_block_line(block, names) for block in blocks(message)) if line]
     return first_line(" · ".join(parts))
+
+
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*\[\]()<>!~$])")  # links, images, code, emphasis, directives, LaTeX
+
+
+def literal(text: str) -> str:
+    """`text` escaped so Streamlit's markdown shows it as typed: a file name or an error quoting the
+    input must not turn into a link, an image from elsewhere, or formatting."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))

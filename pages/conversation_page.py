@@ -6,6 +6,7 @@ from compaction.errors import CompactionError
 from dashboard import loading, shell, state, tables, views
 from dashboard.charts import tool_calls_figure
 from dashboard.narrative import loading_notes
+from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, describe
 
 shell.ensure_sidebar()
@@ -76,25 +77,25 @@ with upload_tab:
     if uploaded is not None:
         done = st.session_state.get(_UPLOAD_DONE)
         if done is None or done[0] != uploaded.file_id:
-            with st.status(f"Reading {uploaded.name}…", expanded=False) as status:
+            with st.status(f"Reading {literal(uploaded.name)}…", expanded=False) as status:
                 try:
                     use(loading.load_upload(uploaded.getvalue(), uploaded.name))
                     done = (uploaded.file_id, None)
-                    status.update(label=f"Loaded {uploaded.name}.", state="complete")
+                    status.update(label=f"Loaded {literal(uploaded.name)}.", state="complete")
                 except CompactionError as error:
                     done = (uploaded.file_id, str(error))
-                    status.update(label=f"Could not read {uploaded.name}.", state="error")
+                    status.update(label=f"Could not read {literal(uploaded.name)}.", state="error")
             st.session_state[_UPLOAD_DONE] = done
         if done[1]:
-            st.error(f"**{uploaded.name} could not be read**, so the previous conversation stays loaded.\n\n"
-                     f"{done[1]}")
+            st.error(f"**{literal(uploaded.name)} could not be read**, so the previous conversation stays loaded.\n\n"
+                     f"{literal(done[1])}")
 
 loaded = state.loaded()
 conversation = loaded.conversation
 history = state.history()
 unit = state.unit()
 
-st.header(f"Loaded: {loaded.label}")
+st.header(f"Loaded: {literal(loaded.label)}")
 counts = tables.tool_call_counts(history.messages)
 format_col, messages_col, size_col, calls_col = st.columns(4)
 format_col.metric("Format", loading.FORMAT_NAMES.get(conversation.format, conversation.format))

@@ -8,6 +8,7 @@ from compaction.report import stage_rows
 from dashboard import shell, state
 from dashboard.charts import fate_strip_figure, waterfall_figure
 from dashboard.narrative import fate_counts, l4_headline, layer_captions
+from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, convert, describe
 
 shell.ensure_sidebar()
@@ -20,7 +21,7 @@ loaded = state.loaded()
 first, final = result.stages[0], result.final
 
 st.title("Pipeline")
-st.caption(f"**{loaded.label}** through the four layers, cheapest first: L3 saves huge outputs to disk, "
+st.caption(f"**{literal(loaded.label)}** through the four layers, cheapest first: L3 saves huge outputs to disk, "
            "L1 snips the middle, L2 swaps old tool results for placeholders, and only if the history is "
            "still over CONTEXT_LIMIT does L4 ask an LLM for a summary.")
 

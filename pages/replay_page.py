@@ -4,6 +4,7 @@ totals, an estimated cost and the history sent at any call."""
 import streamlit as st
 
 from dashboard import shell, state, tables, timeline
+from dashboard.text import literal
 from dashboard.time_charts import replay_figure
 from dashboard.units import UNIT_LABELS
 
@@ -41,7 +42,7 @@ loaded = state.loaded()
 with st.spinner("Replaying the session…"):
     result = state.replay_result()
 if not result.calls:
-    st.info(f"**{loaded.label}** has no assistant message, so the model is never called: nothing to replay.")
+    st.info(f"**{literal(loaded.label)}** has no assistant message, so the model is never called: nothing to replay.")
     st.stop()
 totals = result.totals
 with_cost, without_cost = timeline.estimated_cost(result, input_price, output_price)

@@ -3,8 +3,10 @@ download of the compacted conversation."""
 
 import streamlit as st
 
+from compaction.store import safe_name
 from dashboard import shell, state, tables, views
 from dashboard.loading import compacted_json
+from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, describe
 
 shell.ensure_sidebar()
@@ -22,7 +24,7 @@ def size_bar(label: str, maximum: int):
 
 
 st.title("What changed")
-st.caption(f"Exactly what the layers took out of **{loaded.label}** and what they put in its place.")
+st.caption(f"Exactly what the layers took out of **{literal(loaded.label)}** and what they put in its place.")
 
 st.header("L1: snipped from the middle")
 if not result.snipped:
@@ -79,7 +81,7 @@ else:
         st.caption("This is the offline summary: press **Summarise with Claude** in the sidebar to ask Claude.")
 
 st.header("Download")
-stem = loaded.label.rsplit(".", 1)[0].replace(" ", "_")[:60] or "conversation"
+stem = safe_name(loaded.label.rsplit(".", 1)[0])
 st.download_button(
     "Download the compacted conversation (JSON)",
     data=lambda: compacted_json(result, loaded.conversation),

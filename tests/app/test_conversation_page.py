@@ -1,6 +1,7 @@
 """Conversation page: a sample at start, sample picker, generator, uploads of every format, bad uploads."""
 
 import json
+import re
 
 import pytest
 
@@ -19,7 +20,9 @@ def upload(at, name: str, data: bytes):
 
 
 def loaded_header(at) -> str:
-    return next(header.value for header in at.header if header.value.startswith("Loaded:"))
+    """The "Loaded: ..." header as a person reads it (markdown escapes removed)."""
+    value = next(header.value for header in at.header if header.value.startswith("Loaded:"))
+    return re.sub(r"\\(.)", r"\1", value)
 
 
 def test_app_starts_on_the_tutorial_demo(app):

@@ -90,3 +90,12 @@ def test_loading_notes_tell_what_a_claude_code_session_carried():
         "Left out: 4 lines of a subagent (sidechain); 1 line of a kind the importer does not know.",
     ]
     assert loading_notes({}) == []
+
+
+def test_literal_shows_markdown_and_links_as_typed():
+    from dashboard.text import literal
+
+    hostile = "![x](http://example.invalid/a.png) **bold** :red[x] $x$ <b>.json"
+    escaped = literal(hostile)
+    assert "![" not in escaped and "](" not in escaped and "**" not in escaped and ":red[" not in escaped
+    assert escaped.replace("\\", "") == hostile

@@ -1,5 +1,6 @@
 """Driving the dashboard with AppTest for the hardening tests: start, upload, read what is shown."""
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -20,7 +21,9 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
 
 
 def loaded_header(at: AppTest) -> str:
-    return next(header.value for header in at.header if header.value.startswith("Loaded:"))
+    """The "Loaded: ..." header as a person reads it (markdown escapes removed)."""
+    value = next(header.value for header in at.header if header.value.startswith("Loaded:"))
+    return re.sub(r"\\(.)", r"\1", value)
 
 
 def session_root(at: AppTest) -> Path:
