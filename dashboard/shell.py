@@ -1,8 +1,7 @@
 """The shared sidebar: the compaction settings and the summariser choice.
 
-`app.py` draws it once per run, before the page. A page run on its own (a shared link opened first
-on a fresh server, or AppTest's `switch_page`, both of which bypass `app.py` while a `pages/`
-folder exists) draws it itself, so every page has the same controls however it is reached.
+The app's run (dashboard/navigation.py) draws it once, before the page, so the sliders hold across
+pages.
 """
 
 import threading
@@ -95,7 +94,6 @@ def drawn_by_entrypoint():
         _this_run.drawn = False
 
 
-def ensure_sidebar() -> None:
-    """Draw the sidebar unless `app.py` already did in this run."""
-    if not getattr(_this_run, "drawn", False):
-        sidebar()
+def drawn_by_entrypoint_now() -> bool:
+    """Whether the page running now was started by the app's navigation (the sidebar is drawn)."""
+    return getattr(_this_run, "drawn", False)

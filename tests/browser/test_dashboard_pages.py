@@ -66,6 +66,8 @@ def test_shared_link_opens_the_same_page_and_settings_on_a_fresh_server(page):
         expect(page.get_by_role("slider", name="CONTEXT_LIMIT (characters)")).to_have_value("5000")
         expect(page.get_by_role("slider", name="KEEP_RECENT (tool results)")).to_have_value("1")
         expect(page.get_by_text("fired (offline)")).to_be_visible()
+        expect(page.get_by_text("Page not found")).to_have_count(0)
+        expect(page.locator("[data-testid='stSidebarNav']")).to_contain_text("Guided tour")  # the app's navigation
         no_exception(page)
     finally:
         server.stop()

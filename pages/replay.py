@@ -3,12 +3,13 @@ totals, an estimated cost and the history sent at any call."""
 
 import streamlit as st
 
-from dashboard import shell, state, tables, timeline
+from dashboard import state, tables, timeline
+from dashboard.navigation import page_setup
 from dashboard.text import literal
 from dashboard.time_charts import replay_figure
 from dashboard.units import UNIT_LABELS
 
-shell.ensure_sidebar()
+page_setup()
 
 CHART_KEY = "replay_chart"
 CALL_KEY = "replay_call"

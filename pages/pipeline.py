@@ -5,13 +5,14 @@ import streamlit as st
 from compaction.fates import FATE_TEXT, message_fates
 from compaction.pipeline import LAYER_TITLES
 from compaction.report import stage_rows
-from dashboard import shell, state
+from dashboard import state
 from dashboard.charts import fate_strip_figure, waterfall_figure
 from dashboard.narrative import fate_counts, l4_headline, layer_captions
+from dashboard.navigation import page_setup
 from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, convert, describe
 
-shell.ensure_sidebar()
+page_setup()
 
 CHART_CONFIG = {"displayModeBar": False}
 

@@ -3,12 +3,13 @@ Back and Next, for a live demo to people who do not code. The words are in dashb
 
 import streamlit as st
 
-from dashboard import shell, state
+from dashboard import state
 from dashboard.charts import waterfall_figure
+from dashboard.navigation import page_setup
 from dashboard.tour import TOUR_SETTINGS, blocks_figure, row_label, tour_numbers
 from dashboard.tour_text import GLOSSARY, STEPS
 
-shell.ensure_sidebar()
+page_setup()
 
 STEP_KEY = "tour_step"
 CHART_CONFIG = {"displayModeBar": False}

@@ -3,13 +3,14 @@
 import streamlit as st
 
 from compaction.errors import CompactionError
-from dashboard import loading, shell, state, tables, views
+from dashboard import loading, state, tables, views
 from dashboard.charts import tool_calls_figure
 from dashboard.narrative import loading_notes
+from dashboard.navigation import page_setup
 from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, describe
 
-shell.ensure_sidebar()
+page_setup()
 
 st.title("Conversation")
 st.caption("The agent history to compact. Pick a bundled sample, generate one, or upload your own; "

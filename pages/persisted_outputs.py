@@ -4,10 +4,11 @@ import streamlit as st
 
 from compaction.layers.persist import persisted_marker
 from compaction.messages import content_text
-from dashboard import shell, state, tables, views
+from dashboard import state, tables, views
+from dashboard.navigation import page_setup
 from dashboard.units import UNIT_LABELS, describe
 
-shell.ensure_sidebar()
+page_setup()
 
 result = state.result()  # runs L3 for the current settings, so its files are on disk
 unit = state.unit()

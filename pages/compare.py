@@ -4,10 +4,11 @@ conversation at the same settings."""
 import streamlit as st
 
 from compaction.strategies import STRATEGIES
-from dashboard import shell, state, timeline
+from dashboard import state, timeline
+from dashboard.navigation import page_setup
 from dashboard.time_charts import strategies_figure
 
-shell.ensure_sidebar()
+page_setup()
 
 st.title("Compare strategies")
 st.caption("Three ways to keep an agent's context small, each replayed over the whole loaded session at the "

@@ -4,12 +4,13 @@ download of the compacted conversation."""
 import streamlit as st
 
 from compaction.store import safe_name
-from dashboard import shell, state, tables, views
+from dashboard import state, tables, views
 from dashboard.loading import compacted_json
+from dashboard.navigation import page_setup
 from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, describe
 
-shell.ensure_sidebar()
+page_setup()
 
 result = state.result()
 unit = state.unit()

@@ -4,10 +4,11 @@ settings of any cell into the sidebar."""
 import streamlit as st
 
 from compaction.errors import SettingsError
-from dashboard import shell, state, timeline, tuning
+from dashboard import state, timeline, tuning
+from dashboard.navigation import page_setup
 from dashboard.time_charts import sweep_heatmap
 
-shell.ensure_sidebar()
+page_setup()
 
 SPECS = {spec.field: spec for spec in state.SLIDERS}
 
