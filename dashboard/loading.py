@@ -54,6 +54,9 @@ def sample_title(name: str) -> str:
     return SAMPLE_TITLES.get(name, name)
 
 
+CACHE_TTL_S = 30 * 60
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
 def _read_sample(name: str) -> Conversation:
     return load_conversation(SAMPLE_DIR / name, name=name)
@@ -64,7 +67,8 @@ def load_sample(name: str) -> Loaded:
     return Loaded(f"sample:{name}", name, "sample", _read_sample(name))
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+# Uploads can be large and the caches are shared by every session: keep few, and not for long.
+@st.cache_data(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
 def _parse_upload(data: bytes, name: str) -> Conversation:
     return load_conversation(data, name=name)
 
@@ -89,7 +93,7 @@ def load_generated(kind: str, **knobs) -> Loaded:
     return Loaded(f"generated:{kind}:{encoded}", label, "generated", conversation)
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
+@st.cache_resource(show_spinner=False, max_entries=8, ttl=CACHE_TTL_S)
 def prepared(key: str, _conversation: Conversation) -> History:
     """The measured form of a loaded conversation, shared read-only by every rerun and session."""
     return prepare(_conversation)
