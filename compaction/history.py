@@ -7,7 +7,7 @@ change and share the untouched message dicts.
 """
 
 from dataclasses import dataclass, field
-from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from .conversation import Conversation
@@ -73,13 +73,17 @@ def _check_shape(messages: Any) -> None:
     if not isinstance(messages, list):
         raise ConversationError(f"expected a list of messages, got {type(messages).__name__}")
     # set(map(...)) keeps the common, valid case at C speed; the loop below only names the culprit
-    if set(map(type, messages)) <= {dict} and set(map(dict.get, messages, repeat("role"))) <= ROLES:
-        return
+    try:
+        if set(map(type, messages)) <= {dict} and set(map(itemgetter("role"), messages)) <= ROLES:
+            return
+    except (KeyError, TypeError):
+        pass  # a message without a role, or a role that is not hashable: the loop names it
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
             raise ConversationError(f"expected an object, got {type(message).__name__}", f"message {index}")
-        if message.get("role") not in ROLES:
-            raise ConversationError(f"role must be 'user' or 'assistant', got {message.get('role')!r}",
+        role = message.get("role")
+        if not isinstance(role, str) or role not in ROLES:
+            raise ConversationError(f"role must be 'user' or 'assistant', got {role!r}",
                                     f"message {index}")
 
 

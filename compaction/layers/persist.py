@@ -2,9 +2,10 @@
 disk and keep a preview, until the message is back within the budget."""
 
 from ..events import LayerResult, PersistedOutput
-from ..history import History, content_repr_len, prepare, result_positions
+from ..history import History, prepare, result_positions
 from ..messages import content_chars, content_text
 from ..settings import DEFAULTS, Settings
+from ..sizes import message_size
 from ..store import OutputStore
 
 
@@ -40,7 +41,6 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
     origin = history.origins[last_position]
     untouched = history.is_original(last_position)
     new_content = list(content)
-    size_delta = 0
     events = []
     for j in sorted(positions, key=lengths.__getitem__, reverse=True):
         if total <= settings.max_bytes or lengths[j] <= settings.persist_threshold:
@@ -57,7 +57,6 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
                 history.persisted_cache[cache_key] = stored
         marker = persisted_marker(stored.path, output, settings.preview_chars)
         replacement = _replacement(block, marker)
-        size_delta += len(repr(replacement)) - content_repr_len(history, last_position, j)
         new_content[j] = {**block, "content": replacement}
         total -= lengths[j] - content_chars(replacement)
         events.append(PersistedOutput(origin, tool_use_id, tool, len(output), stored.bytes, stored.path,
@@ -67,5 +66,7 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
     messages = list(history.messages)
     messages[last_position] = {**last, "content": new_content}
     sizes = list(history.sizes)
-    sizes[last_position] += size_delta
+    # measured whole: its results are now within the L3 budget, so this costs less than a repr of
+    # the large outputs it no longer holds
+    sizes[last_position] = message_size(messages[last_position])
     return LayerResult(history.derive(messages, sizes, list(history.origins)), events)

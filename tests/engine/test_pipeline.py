@@ -71,3 +71,18 @@ def test_lower_keep_recent_never_gives_fewer_placeholders(keep_recent, tmp_path)
     counts = [len(run_pipeline(messages, Settings(keep_recent=k), OutputStore(tmp_path)).placeholders)
               for k in (keep_recent, keep_recent + 1)]
     assert counts[0] >= counts[1]
+
+
+@pytest.mark.parametrize(("messages", "words"), [
+    ([{"role": "user", "content": "a"}, {"content": "b"}], "message 1: role must be 'user' or 'assistant', got None"),
+    ([{"role": ["user"], "content": "a"}], "message 0: role must be 'user' or 'assistant', got ['user']"),
+    ([{"role": "system", "content": "a"}], "message 0: role must be 'user' or 'assistant', got 'system'"),
+    (["hello"], "message 0: expected an object, got str"),
+    ({"messages": []}, "expected a list of messages, got dict"),
+])
+def test_a_message_list_of_the_wrong_shape_is_named(messages, words):
+    from compaction import ConversationError
+
+    with pytest.raises(ConversationError) as raised:
+        run_pipeline(messages)
+    assert str(raised.value) == words
