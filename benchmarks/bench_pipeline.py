@@ -66,12 +66,12 @@ def measure(name: str, messages: list[dict], repeat: int) -> dict:
         def first():
             nonlocal prepared
             prepared = prepare(messages)
-            run_pipeline(prepared, Settings(), store, check=False)
+            run_pipeline(prepared, Settings(), store)
 
         first_time = best(first, repeat)
         moves = [Settings(keep_recent=k, context_limit=c) for k in (1, 5) for c in (20_000, 80_000)]
         rerun = statistics.median(
-            best(lambda s=s: run_pipeline(prepared, s, store, check=False), repeat) for s in moves)
+            best(lambda s=s: run_pipeline(prepared, s, store), repeat) for s in moves)
     return {"name": name, "mb": mb, "seed": seed, "first": first_time, "rerun": rerun}
 
 

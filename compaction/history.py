@@ -15,6 +15,7 @@ from .errors import ConversationError
 from .messages import Message
 from .sizes import estimate_tokens, list_size
 from .tool_index import ResultBlocks, ToolNames
+from .validity import check_pairs
 
 ROLES = {"user", "assistant"}
 
@@ -32,6 +33,7 @@ class History:
     content_repr: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     # persisted outputs already written, by (store root, origin, block position)
     persisted_cache: dict[tuple[str, int, int], Any] = field(default_factory=dict, repr=False)
+    _pair_problems: list | None = field(default=None, repr=False)  # check_pairs of these messages
 
     @property
     def size(self) -> int:
@@ -47,6 +49,12 @@ class History:
 
     def __len__(self) -> int:
         return len(self.messages)
+
+    def pair_problems(self) -> list:
+        """check_pairs of these messages, computed once: a prepared conversation is checked only once."""
+        if self._pair_problems is None:
+            self._pair_problems = check_pairs(self.messages)
+        return self._pair_problems
 
     def is_original(self, position: int) -> bool:
         origin = self.origins[position]

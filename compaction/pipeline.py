@@ -12,7 +12,7 @@ from .layers.summary import compact_history
 from .settings import DEFAULTS, Settings
 from .store import OutputStore
 from .summarizers import Summarizer
-from .validity import PairProblem, check_pairs
+from .validity import PairProblem
 
 LAYERS = ("input", "L3", "L1", "L2", "L4")
 LAYER_TITLES = {
@@ -56,7 +56,6 @@ class PipelineResult:
     placeholders: list[Placeholder] = field(default_factory=list)
     summary: SummaryEvent | None = None
     problems: list[PairProblem] = field(default_factory=list)  # broken pairs in the final history
-    input_problems: list[PairProblem] = field(default_factory=list)
 
     @property
     def final(self) -> Stage:
@@ -65,6 +64,11 @@ class PipelineResult:
     @property
     def valid(self) -> bool:
         return not self.problems
+
+    @property
+    def input_problems(self) -> list[PairProblem]:
+        """Broken pairs in the input: checked once per prepared conversation, when first asked."""
+        return self.stages[0].history.pair_problems()
 
     def stage(self, layer: str) -> Stage:
         return next(s for s in self.stages if s.layer == layer)
@@ -85,8 +89,8 @@ def run_pipeline(conversation, settings: Settings | None = None, store: OutputSt
                  summarizer: Summarizer | None = None, check: bool = True) -> PipelineResult:
     """Run L3 -> L1 -> L2 -> (L4) on a message list, a Conversation or a prepared History.
 
-    Nothing the caller passed is changed. `check=False` skips the pair checks (the replay checks
-    only what it sends).
+    Nothing the caller passed is changed. `check=False` skips the check of the final history (the
+    replay checks only what it sends).
     """
     settings = settings or DEFAULTS
     history = prepare(conversation)
@@ -110,6 +114,5 @@ def run_pipeline(conversation, settings: Settings | None = None, store: OutputSt
         result.summary = SummaryEvent(False, reason)
         result.stages.append(Stage("L4", after_l2.history, triggered=False))
     if check:
-        result.input_problems = check_pairs(history.messages)
-        result.problems = check_pairs(result.final.messages)
+        result.problems = result.final.history.pair_problems()
     return result
