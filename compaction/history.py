@@ -45,7 +45,8 @@ class History:
 
     @property
     def tokens(self) -> int:
-        return estimate_tokens(self.context_size)
+        """Estimated tokens of the messages (`size`); the model window also holds `overhead`."""
+        return estimate_tokens(self.size)
 
     def __len__(self) -> int:
         return len(self.messages)

@@ -79,7 +79,7 @@ class PipelineResult:
 
 
 def l4_reason(history: History, settings: Settings) -> tuple[bool, str]:
-    size = history.context_size
+    size = history.size  # the messages, as the tutorial measures them; L4 cannot shrink the system prompt
     if size > settings.context_limit:
         return True, f"{size:,} characters after L2 > CONTEXT_LIMIT {settings.context_limit:,}"
     return False, f"{size:,} characters after L2 <= CONTEXT_LIMIT {settings.context_limit:,}"

@@ -178,10 +178,11 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
             if tokens > model_window_tokens:
                 compacted = reactive_compact(history, settings, summarizer, store,
                                              f"{tokens:,} estimated tokens > model window {model_window_tokens:,}")
-                history = compacted.history
-                acted.append("reactive")
-                events += compacted.events
-                tokens = estimate_tokens(history.context_size)
+                if compacted.events:  # none when only the newest messages are left: sent over the window
+                    history = compacted.history
+                    acted.append("reactive")
+                    events += compacted.events
+                    tokens = estimate_tokens(history.context_size)
             summaries += summaries_made(events)
             raw_chars = raw_sum + 2 * max(index - 1, 0) + 2 + overhead
             raw_tokens = estimate_tokens(raw_chars)

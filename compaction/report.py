@@ -23,6 +23,7 @@ def result_dict(result: PipelineResult, source: str = "") -> dict[str, Any]:
     summary = result.summary
     return {
         "input": {"file": source, "messages": result.stages[0].count, "size": result.stages[0].size,
+                  "system_and_tools": result.stages[0].history.overhead,
                   "valid": not result.input_problems,
                   "problems": [str(p) for p in result.input_problems]},
         "settings": result.settings.as_dict(),

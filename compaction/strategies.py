@@ -19,16 +19,13 @@ from .errors import SettingsError
 from .events import SummaryEvent
 from .history import History, result_positions
 from .layers.micro import micro_compact
-from .layers.reactive import reactive_cut
-from .layers.summary import COMPACTED_PREFIX, REACTIVE_PREFIX, summarize_into
+from .layers.reactive import nothing_to_summarize, reactive_cut
+from .layers.summary import summarize_into
+from .markers import KEEP_LAST_SUMMARY_PREFIX, MASK
 from .pipeline import run_pipeline
 from .settings import Settings
 from .store import OutputStore
 from .summarizers import Summarizer
-
-MASK = "<MASKED>"  # OpenHands' observation-masking text
-SUMMARY_PREFIX = "[Summary of earlier conversation]"
-_SUMMARY_PREFIXES = (SUMMARY_PREFIX, COMPACTED_PREFIX, REACTIVE_PREFIX)
 
 
 @dataclass(frozen=True)
@@ -54,7 +51,7 @@ def pipeline_step(history: History, settings: Settings, store: OutputStore, summ
     if result.summary.triggered:
         acted.append("L4")
         events.append(result.summary)
-    return Step(result.final.history, tuple(acted), tuple(events), result.stage("L2").history.context_size)
+    return Step(result.final.history, tuple(acted), tuple(events), result.stage("L2").history.size)
 
 
 @lru_cache(maxsize=64)
@@ -96,11 +93,6 @@ def _masked_frontier(history: History, keep: int) -> int:
     return 0
 
 
-def _is_summary(message: dict) -> bool:
-    content = message.get("content")
-    return message.get("role") == "user" and isinstance(content, str) and content.startswith(_SUMMARY_PREFIXES)
-
-
 def summary_keep_last_step(history: History, settings: Settings, store: OutputStore | None = None,
                            summarizer: Summarizer | None = None, trigger: int | None = None,
                            keep_last: int | None = None) -> Step:
@@ -108,14 +100,14 @@ def summary_keep_last_step(history: History, settings: Settings, store: OutputSt
     messages (default REACTIVE_KEEP_LAST)."""
     trigger = settings.context_limit if trigger is None else trigger
     keep_last = settings.reactive_keep_last if keep_last is None else keep_last
-    size = history.context_size
+    size = history.size
     if size <= trigger:
         return Step(history, checked_size=size)
     cut = reactive_cut(history.messages, keep_last)
-    if cut == 0 or (cut == 1 and _is_summary(history.messages[0])):
-        return Step(history, checked_size=size)  # nothing but an earlier summary to summarise
+    if nothing_to_summarize(history.messages, cut):
+        return Step(history, checked_size=size)
     reason = f"{size:,} characters > trigger {trigger:,}; keeping the last {len(history) - cut} messages"
-    result = summarize_into(history, cut, SUMMARY_PREFIX, reason, "summary", summarizer, store)
+    result = summarize_into(history, cut, KEEP_LAST_SUMMARY_PREFIX, reason, "summary", summarizer, store)
     return Step(result.history, ("summary",), tuple(result.events), size)
 
 

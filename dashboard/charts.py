@@ -27,7 +27,8 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     """
     sizes = [convert(stage.size, unit) for stage in result.stages]
     steps = [sizes[0]] + [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
-    changes = [f"−{compact_number(-step)}" if step < 0 else "no change" for step in steps[1:]]
+    changes = [f"−{compact_number(-step)}" if step < 0 else f"+{compact_number(step)}" if step > 0 else "no change"
+               for step in steps[1:]]
     l4 = result.stages[-1]
     if l4.layer == "L4" and not l4.triggered:
         changes[-1] = "not triggered"

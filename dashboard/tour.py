@@ -4,8 +4,7 @@ as it is long) before and after a layer, and the figures the tour's texts quote.
 import plotly.graph_objects as go
 
 from compaction.history import History
-from compaction.layers.micro import PLACEHOLDER
-from compaction.layers.summary import COMPACTED_PREFIX, REACTIVE_PREFIX
+from compaction.markers import COMPACTED_PREFIX, PLACEHOLDER, REACTIVE_PREFIX
 from compaction.messages import blocks, content_text, tool_uses
 from compaction.pipeline import PipelineResult
 from compaction.settings import DEFAULTS

@@ -3,10 +3,9 @@ is longer than a short minimum with a placeholder. No LLM involved."""
 
 from ..events import LayerResult, Placeholder
 from ..history import History, content_repr_len, prepare, result_positions
+from ..markers import PLACEHOLDER
 from ..messages import content_chars
 from ..settings import DEFAULTS, Settings
-
-PLACEHOLDER = "[Earlier tool result compacted. Re-run if needed.]"
 
 
 def micro_compact(conversation, settings: Settings = DEFAULTS, placeholder: str = PLACEHOLDER) -> LayerResult:

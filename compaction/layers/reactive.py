@@ -6,11 +6,12 @@ from typing import Any
 
 from ..events import LayerResult
 from ..history import History, prepare
+from ..markers import REACTIVE_PREFIX, is_summary
 from ..messages import has_tool_result, has_tool_use
 from ..settings import DEFAULTS, Settings
 from ..store import OutputStore
 from ..summarizers import Summarizer
-from .summary import REACTIVE_PREFIX, summarize_into
+from .summary import summarize_into
 
 
 def reactive_cut(messages: list, keep_last: int) -> int:
@@ -22,11 +23,19 @@ def reactive_cut(messages: list, keep_last: int) -> int:
     return cut
 
 
+def nothing_to_summarize(messages: list, cut: int) -> bool:
+    """Whether messages[:cut] hold nothing a new summary could shrink: no message, or only an earlier
+    summary (summarising it again would only add a message)."""
+    return cut == 0 or (cut == 1 and is_summary(messages[0]))
+
+
 def reactive_compact(conversation, settings: Settings = DEFAULTS, summarizer: Summarizer | None = None,
                      store: OutputStore | None = None, reason: str = "the API said the prompt is too long"
                      ) -> LayerResult:
     history: History = prepare(conversation)
     cut = reactive_cut(history.messages, settings.reactive_keep_last)
+    if nothing_to_summarize(history.messages, cut):
+        return LayerResult(history)
     return summarize_into(history, cut, REACTIVE_PREFIX, reason, "reactive", summarizer, store)
 
 

@@ -4,13 +4,11 @@ message written by a summariser (an LLM, or the offline one)."""
 from ..errors import SummarizerError
 from ..events import LayerResult, SummaryEvent
 from ..history import History, prepare
+from ..markers import COMPACTED_PREFIX
 from ..messages import Message
 from ..sizes import message_size
 from ..store import OutputStore
 from ..summarizers import OfflineSummarizer, Summarizer
-
-COMPACTED_PREFIX = "[Compacted]"
-REACTIVE_PREFIX = "[Reactive compact]"
 
 
 def summary_message(prefix: str, summary: str) -> Message:

@@ -2,11 +2,14 @@
 
 It fills the five headings of the tutorial's summary prompt from what the history shows: the
 user's requests, the tool calls' inputs (paths, commands), the errors seen and the assistant's
-latest words.
+latest words. An earlier summary in the history (the agent loop keeps summaries) is read back
+section by section, so the goal, files and constraints survive any number of compactions.
 """
 
 import re
+from dataclasses import dataclass, field
 
+from ..markers import PLACEHOLDER, SNIP_PREFIX, is_summary, summary_body
 from ..messages import Message, content_text, message_text, tool_results, tool_uses
 
 NAME = "offline"
@@ -16,7 +19,9 @@ _WRITE_TOOLS = re.compile(r"edit|write|create|patch|replace|insert|delete|move|a
 _CONSTRAINT = re.compile(r"\b(must|mustn't|don't|do not|never|always|only|without|avoid|keep|should|"
                          r"please use|no more than|at most)\b", re.I)
 _ERROR = re.compile(r"\b(error|exception|traceback|failed|failure|not found)\b", re.I)
-_MARKERS = ("[snipped ", "[Compacted]", "[Reactive compact]", "[Earlier tool result compacted")
+_HEADING = re.compile(r"^([1-5])\. ")
+_ORIGINAL_TASK = re.compile(r"^(.*) \(original task: (.*)\)$")
+_MORE = "… and "
 
 
 def _first_line(text: str, limit: int = 160) -> str:
@@ -29,16 +34,74 @@ def _sentences(text: str) -> list[str]:
 
 
 def _unique(items: list[str], limit: int) -> list[str]:
-    seen: dict[str, None] = {}
-    for item in items:
-        if item and item not in seen:
-            seen[item] = None
-    values = list(seen)
-    return values if len(values) <= limit else values[:limit - 1] + [f"… and {len(values) - limit + 1} more"]
+    values = list(dict.fromkeys(item for item in items if item and not item.startswith(_MORE)))
+    return values if len(values) <= limit else values[:limit - 1] + [f"{_MORE}{len(values) - limit + 1} more"]
 
 
-def _is_marker(text: str) -> bool:
-    return text.startswith(_MARKERS)
+def _error_line(output: str) -> str:
+    return next((line.strip() for line in output.splitlines() if _ERROR.search(line)), output)
+
+
+@dataclass
+class _Notes:
+    requests: list[str] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    read: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    last_assistant: str = ""
+
+    def carry_forward(self, summary: str) -> None:
+        """Take in an earlier summary: its sections when it is one of ours, else its first line."""
+        sections: dict[str, list[str]] = {}
+        heading = None
+        for line in summary.splitlines():
+            found = _HEADING.match(line)
+            if found:
+                heading = found.group(1)
+            elif heading and line.startswith("- "):
+                sections.setdefault(heading, []).append(line[2:])
+        if not sections:
+            self.findings.append("Earlier summary: " + _first_line(summary, 200))
+            return
+        for goal in sections.get("1", []):
+            split = _ORIGINAL_TASK.match(goal)
+            self.requests += [split.group(2), split.group(1)] if split else [goal]
+        for finding in sections.get("2", []):
+            (self.errors if finding.startswith("Error seen: ") else self.findings).append(
+                finding.removeprefix("Error seen: "))
+        for line in sections.get("3", []):
+            kind, _, items = line.partition(": ")
+            if kind in ("changed", "read"):
+                getattr(self, kind).extend(items.split(", "))
+            elif kind == "commands run":
+                self.commands.extend(items.split("; "))
+        self.constraints += [c for c in sections.get("5", []) if c != "(none stated)"]
+
+    def take(self, message: Message, tool_names: dict[str, str]) -> None:
+        text = message_text(message).strip()
+        if is_summary(message):
+            self.carry_forward(summary_body(message))
+        elif message.get("role") == "user" and text and not text.startswith(SNIP_PREFIX):
+            self.requests.append(_first_line(text, 200))
+            self.constraints += [s for s in _sentences(text) if _CONSTRAINT.search(s)]
+        if message.get("role") == "assistant" and text:
+            self.last_assistant = text
+            self.findings.append(_first_line(text))
+        for use in tool_uses(message):
+            tool_names[str(use.get("id"))] = str(use.get("name", "tool"))
+            tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+            paths = [str(tool_input[k]) for k in _PATH_KEYS if isinstance(tool_input.get(k), str)]
+            (self.changed if _WRITE_TOOLS.search(str(use.get("name", ""))) else self.read).extend(paths)
+            self.commands += [str(tool_input[k]) for k in _COMMAND_KEYS if isinstance(tool_input.get(k), str)]
+        for result in tool_results(message):
+            output = content_text(result.get("content", ""))
+            if result.get("is_error") or (_ERROR.search(output[:2000]) and not output.startswith(
+                    ("<persisted-output>", PLACEHOLDER))):
+                tool = tool_names.get(str(result.get("tool_use_id")), "tool")
+                self.errors.append(f"{tool}: {_first_line(_error_line(output), 140)}")
 
 
 class OfflineSummarizer:
@@ -50,37 +113,15 @@ class OfflineSummarizer:
         self.max_items = max_items
 
     def summarize(self, messages: list[Message], focus: str | None = None) -> str:
-        requests, constraints, findings, errors = [], [], [], []
-        read, changed, commands = [], [], []
-        last_assistant = ""
-        names: dict[str, str] = {}
+        notes = _Notes()
+        tool_names: dict[str, str] = {}
         for message in messages:
-            text = message_text(message).strip()
-            if message.get("role") == "user" and text and not _is_marker(text):
-                requests.append(_first_line(text, 200))
-                constraints += [s for s in _sentences(text) if _CONSTRAINT.search(s)]
-            elif message.get("role") == "user" and text.startswith(("[Compacted]", "[Reactive compact]")):
-                findings.append("Earlier summary: " + _first_line(text.split("\n", 1)[-1], 200))
-            if message.get("role") == "assistant" and text:
-                last_assistant = text
-                findings.append(_first_line(text))
-            for use in tool_uses(message):
-                names[str(use.get("id"))] = str(use.get("name", "tool"))
-                tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
-                paths = [str(tool_input[k]) for k in _PATH_KEYS if isinstance(tool_input.get(k), str)]
-                (changed if _WRITE_TOOLS.search(str(use.get("name", ""))) else read).extend(paths)
-                commands += [str(tool_input[k]) for k in _COMMAND_KEYS if isinstance(tool_input.get(k), str)]
-            for result in tool_results(message):
-                output = content_text(result.get("content", ""))
-                if result.get("is_error") or (_ERROR.search(output[:2000]) and not _is_marker(output)):
-                    tool = names.get(str(result.get("tool_use_id")), "tool")
-                    errors.append(f"{tool}: {_first_line(_error_line(output), 140)}")
-        return self._render(requests, constraints, findings, errors, read, changed, commands,
-                            last_assistant, focus, len(messages))
+            notes.take(message, tool_names)
+        return self._render(notes, focus, len(messages))
 
-    def _render(self, requests, constraints, findings, errors, read, changed, commands,
-                last_assistant, focus, count) -> str:
+    def _render(self, notes: _Notes, focus: str | None, count: int) -> str:
         limit = self.max_items
+        requests = notes.requests
         goal = requests[-1] if requests else "(no user request in the summarised messages)"
         if len(requests) > 1 and requests[0] != goal:
             goal = f"{goal} (original task: {requests[0]})"
@@ -88,31 +129,21 @@ class OfflineSummarizer:
         if focus:
             lines.append(f"Focus requested: {focus}")
         lines += ["", "1. Current goal", f"- {goal}", "", "2. Key findings and decisions"]
-        lines += [f"- {f}" for f in _unique(findings[-limit:], limit)] or ["- (none recorded)"]
-        lines += [f"- Error seen: {e}" for e in _unique(errors, max(limit // 2, 1))]
+        lines += [f"- {f}" for f in _unique(notes.findings[-limit:], limit)] or ["- (none recorded)"]
+        lines += [f"- Error seen: {e}" for e in _unique(notes.errors, max(limit // 2, 1))]
         lines += ["", "3. Files read or changed"]
-        lines += [f"- changed: {', '.join(_unique(changed, limit * 2))}"] if changed else []
-        lines += [f"- read: {', '.join(_unique(read, limit * 2))}"] if read else []
-        lines += [f"- commands run: {'; '.join(_unique(commands, limit))}"] if commands else []
-        if not (changed or read or commands):
+        lines += [f"- changed: {', '.join(_unique(notes.changed, limit * 2))}"] if notes.changed else []
+        lines += [f"- read: {', '.join(_unique(notes.read, limit * 2))}"] if notes.read else []
+        lines += [f"- commands run: {'; '.join(_unique(notes.commands, limit))}"] if notes.commands else []
+        if not (notes.changed or notes.read or notes.commands):
             lines.append("- (no file or command in the summarised messages)")
         lines += ["", "4. Remaining work"]
-        if last_assistant:
-            lines.append(f"- Last step reported: {_first_line(last_assistant, 240)}")
-        if errors:
-            lines.append(f"- Resolve the last error: {errors[-1]}")
-        if not last_assistant and not errors:
+        if notes.last_assistant:
+            lines.append(f"- Last step reported: {_first_line(notes.last_assistant, 240)}")
+        if notes.errors:
+            lines.append(f"- Resolve the last error: {notes.errors[-1]}")
+        if not notes.last_assistant and not notes.errors:
             lines.append("- Continue with the current goal.")
         lines += ["", "5. User constraints"]
-        lines += [f"- {c}" for c in _unique(constraints, limit)] or ["- (none stated)"]
+        lines += [f"- {c}" for c in _unique(notes.constraints, limit)] or ["- (none stated)"]
         return "\n".join(lines)
-
-
-def _error_line(output: str) -> str:
-    for line in output.splitlines():
-        if _ERROR.search(line):
-            return line.strip()
-    return output
-
-
-__all__ = ["OfflineSummarizer"]

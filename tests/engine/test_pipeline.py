@@ -86,3 +86,13 @@ def test_a_message_list_of_the_wrong_shape_is_named(messages, words):
     with pytest.raises(ConversationError) as raised:
         run_pipeline(messages)
     assert str(raised.value) == words
+
+
+def test_l4_compares_the_messages_not_the_system_prompt_with_the_limit(tmp_path):
+    from compaction import Conversation
+
+    conversation = Conversation(turns(2), system="s" * 80_000, tools=[{"name": "bash"}])
+    result = run_pipeline(conversation, Settings(), OutputStore(tmp_path))
+    assert not result.summary.triggered  # 80 K of system prompt, but the messages are far under 50,000
+    assert result.stages[0].history.overhead > 80_000
+    assert result.final.tokens == -(-result.final.size // 4)

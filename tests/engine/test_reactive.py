@@ -73,3 +73,22 @@ def test_compact_tool_answers_the_call_before_compacting(tmp_path):
 def test_compact_tool_needs_a_compact_call():
     with pytest.raises(ValueError, match="no compact tool call"):
         handle_compact_turn([user()], call("x"), [])
+
+
+def test_nothing_before_the_kept_tail_means_no_reactive_summary(tmp_path):
+    short = turns(2)  # 5 messages: all of them are kept
+    out = reactive_compact(short, Settings(), store=OutputStore(tmp_path))
+    assert out.messages == short and out.events == []
+    summarised = reactive_compact(turns(10), Settings(), store=OutputStore(tmp_path)).messages
+    again = reactive_compact(summarised, Settings(), store=OutputStore(tmp_path))
+    assert again.events == []  # only the earlier summary before the tail: summarising it again adds nothing
+
+
+def test_replay_over_the_window_with_nothing_left_to_summarise_says_so(tmp_path):
+    from compaction.replay import replay
+
+    messages = [user("x" * 1_000_000), {"role": "assistant", "content": "ok"}, user("again"),
+                {"role": "assistant", "content": "ok"}]
+    result = replay(messages, Settings(context_limit=10_000_000), OutputStore(tmp_path), model_window_tokens=1_000)
+    assert [c.acted for c in result.calls] == [(), ()]
+    assert all(c.over_window for c in result.calls) and result.totals["summaries"] == 0

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from compaction import OutputStore, Settings, check_pairs, prepare
 from compaction.errors import SettingsError
 from compaction.layers.micro import PLACEHOLDER, micro_compact
+from compaction.markers import KEEP_LAST_SUMMARY_PREFIX as SUMMARY_PREFIX
+from compaction.markers import MASK
 from compaction.replay import replay
-from compaction.strategies import MASK, SUMMARY_PREFIX, Step, masking_step, summary_keep_last_step
+from compaction.strategies import Step, masking_step, summary_keep_last_step
 
 from .builders import turns, user
 from .conv_builder import build, random_turns, with_compact_calls

@@ -68,3 +68,24 @@ def test_offline_summary_is_deterministic_and_bounded():
     assert first == second
     assert len(first) < 2_500
     assert "… and" in first  # long lists are cut with a count, not dumped
+
+
+def test_a_summary_of_a_summary_keeps_goal_files_and_constraints(tmp_path):
+    store = OutputStore(tmp_path)
+    first = compact_history(coding_session(), OfflineSummarizer(), store).messages
+    later = first + [call("r2", name="read_file"), results(("r2", "more")), user("Now also update the docs.")]
+    text = OfflineSummarizer().summarize(compact_history(later, OfflineSummarizer(), store).messages)
+    assert "- Now also update the docs. (original task: Add a --verbose flag to cli.py." in text
+    assert "changed: cli.py" in text and "src/r1.py" in text and "src/r2.py" in text
+    assert "pytest -q tests/test_cli.py" in text
+    assert "- Don't add new dependencies." in text
+    assert "Error seen: bash: FAILED tests/test_cli.py::test_verbose" in text
+
+
+def test_every_summary_marker_is_read_as_a_summary_not_a_request():
+    from compaction.markers import SUMMARY_PREFIXES
+
+    for prefix in SUMMARY_PREFIXES:
+        text = OfflineSummarizer().summarize([{"role": "user", "content": f"{prefix}\n\nGoal: ship it."}])
+        assert "(no user request in the summarised messages)" in text
+        assert "Earlier summary: Goal: ship it." in text
