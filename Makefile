@@ -11,7 +11,15 @@ PYTEST := $(BIN)/pytest --timeout 300
 
 .PHONY: run test lint bench chromium
 
+# A bare Debian has no python3 or no ensurepip (python3-venv): install them as root, else say so.
 $(BIN)/python:
+	@if ! $(PYTHON) -c 'import ensurepip' >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3 python3-venv; \
+		else \
+			echo "$(PYTHON) with venv support is needed: install python3 and python3-venv." >&2; exit 1; \
+		fi; \
+	fi
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): requirements.txt | $(BIN)/python

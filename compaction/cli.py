@@ -10,7 +10,7 @@ from .importers import FORMATS as INPUT_FORMATS
 from .settings import DEFAULTS, HELP, Settings
 
 SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
-                 "preview_chars")
+                 "preview_chars", "summary_input_cap", "summary_max_tokens")
 
 
 def add_setting_flags(parser: argparse.ArgumentParser) -> None:
@@ -47,11 +47,15 @@ def make_store(args: argparse.Namespace):
     return OutputStore(args.store) if args.store else OutputStore.temporary()
 
 
-def make_summarizer(args: argparse.Namespace):
+def make_summarizer(args: argparse.Namespace, settings: Settings):
+    """The summariser asked for; Claude with the settings' input cap and summary length."""
     if args.summarizer == "claude":
+        from .anthropic_client import NO_KEY_MESSAGE, resolve_key
         from .summarizers.claude import ClaudeSummarizer
 
-        return ClaudeSummarizer()
+        if resolve_key(None) is None:  # say so before any work, not inside the report
+            raise CompactionError(NO_KEY_MESSAGE)
+        return ClaudeSummarizer(max_tokens=settings.summary_max_tokens, input_cap=settings.summary_input_cap)
     from .summarizers import OfflineSummarizer
 
     return OfflineSummarizer()
@@ -82,7 +86,7 @@ def command_run(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     conversation = load(args)
-    result = run_pipeline(conversation, settings, make_store(args), make_summarizer(args))
+    result = run_pipeline(conversation, settings, make_store(args), make_summarizer(args, settings))
     if args.output:
         write_json(result.final.messages, args.output)
     exact = exact_stage_tokens(result, conversation) if args.exact_tokens else None

@@ -71,7 +71,7 @@ def command_replay(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     conversation = load(args)
-    result = replay(conversation, settings, make_store(args), make_summarizer(args), args.model_window,
+    result = replay(conversation, settings, make_store(args), make_summarizer(args, settings), args.model_window,
                     args.strategy, keep_histories=False)
     data = result.as_dict()
     data["input"] = {"file": str(args.file), "format": conversation.format,

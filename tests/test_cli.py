@@ -101,3 +101,29 @@ def test_exact_tokens_without_a_key_is_a_clear_error(seed_file, monkeypatch):
     done = subprocess.run([sys.executable, "-m", "compaction", "run", str(seed_file), "--exact-tokens"],
                           cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2 and "ANTHROPIC_API_KEY" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_claude_without_a_key_stops_before_any_work(seed_file):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    done = subprocess.run([sys.executable, "-m", "compaction", "run", str(seed_file), "--summarizer", "claude"],
+                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "No Anthropic API key" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_claude_summary_uses_the_summary_settings(seed_file, fake_anthropic, tmp_path):
+    import os
+
+    fake_anthropic.reply("short summary")
+    env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-cli-test", "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    done = subprocess.run([sys.executable, "-m", "compaction", "run", str(seed_file), "--json", "--summarizer", "claude",
+                           "--context-limit", "1000", "--summary-max-tokens", "321", "--summary-input-cap", "5000",
+                           "--store", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["summary"]["text"] == "short summary"
+    [body] = fake_anthropic.bodies()
+    assert body["max_tokens"] == 321
+    prompt = body["messages"][0]["content"]
+    assert len(prompt) < 5000 + 1000  # the prompt's own words, then at most 5,000 characters of history

@@ -43,8 +43,11 @@ def fake_api():
 
 
 @pytest.fixture(scope="module")
-def hardened_server(fake_api, tmp_path_factory):
-    """`streamlit run app.py` with its own store root and the fake API; (server, store root)."""
+def hardened_server(fake_api, tmp_path_factory, chromium_browser):
+    """`streamlit run app.py` with its own store root and the fake API; (server, store root).
+
+    Asks for `chromium_browser` so that a machine without chromium skips (or, under CI, fails) here
+    like every other browser test, before a server is started."""
     store_root = tmp_path_factory.mktemp("hardening-sessions")
     patch = pytest.MonkeyPatch()
     for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
