@@ -12,7 +12,7 @@ from typing import Any
 
 from .conversation import Conversation
 from .errors import ConversationError
-from .messages import Message
+from .messages import Message, tool_result_positions
 from .sizes import estimate_tokens, list_size
 from .tool_index import ResultBlocks, ToolNames
 from .validity import check_pairs
@@ -126,11 +126,7 @@ def result_positions(history: History, position: int) -> tuple[int, ...]:
     """Positions of the tool_result blocks in the message at `position` of `history`."""
     if history.is_original(position):
         return history.result_blocks.positions(history.origins[position])
-    message = history.messages[position]
-    content = message.get("content")
-    if message.get("role") != "user" or not isinstance(content, list):
-        return ()
-    return tuple(j for j, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "tool_result")
+    return tool_result_positions(history.messages[position])
 
 
 def content_repr_len(history: History, position: int, block_position: int) -> int:

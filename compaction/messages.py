@@ -28,6 +28,14 @@ def tool_results(message: Message) -> list[dict]:
     return [b for b in blocks(message) if b.get("type") == "tool_result"]
 
 
+def tool_result_positions(message: Message) -> tuple[int, ...]:
+    """Positions of the tool_result blocks in a user message's content list."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if message.get("role") != "user" or not isinstance(content, list):
+        return ()
+    return tuple(j for j, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "tool_result")
+
+
 def has_tool_use(message: Message) -> bool:
     return bool(tool_uses(message))
 

@@ -113,10 +113,19 @@ class OutputStore:
         return self._inside(stored.path).read_bytes().decode(ENCODING, ERRORS)
 
     def read_slice(self, stored: StoredOutput, start: int, length: int) -> str:
-        """A page of a large output, read without loading the whole file."""
+        """The whole characters that begin in bytes [start, start + length) of a stored output, read
+        without loading the file: consecutive pages join to the output, no character cut in two."""
+        start, length = max(start, 0), max(length, 0)
         with open(self._inside(stored.path), "rb") as handle:
-            handle.seek(max(start, 0))
-            return handle.read(max(length, 0)).decode(ENCODING, "replace")
+            handle.seek(start)
+            data = handle.read(length + 3)  # a character that begins in the page ends within 3 more bytes
+
+        def next_character(index: int) -> int:
+            while index < len(data) and 0x80 <= data[index] < 0xC0:  # UTF-8 continuation byte
+                index += 1
+            return index
+
+        return data[next_character(0):next_character(min(length, len(data)))].decode(ENCODING, ERRORS)
 
     def matches(self, stored: StoredOutput, output: str) -> bool:
         """Whether the file on disk holds exactly `output`."""

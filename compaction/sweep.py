@@ -147,7 +147,8 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     summarizer = summarizer or OfflineSummarizer()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     done: dict[tuple, list[ReplayResult]] = {}
-    # largest limits first: a replay that never reached its limit answers every cell below it too
+    # largest limits first: a replay whose history never went over its own limit also answers the
+    # smaller limits down to the largest size it compared (see _reusable)
     order = sorted(((r, c) for r in range(len(y_values)) for c in range(len(x_values))),
                    key=lambda rc: -grid[rc[0]][rc[1]].context_limit)
     for count, (row, column) in enumerate(order, 1):

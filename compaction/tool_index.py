@@ -7,7 +7,7 @@ layers touch, so indexing everything up front would cost more than the run itsel
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .messages import Message, tool_names_by_id, tool_uses
+from .messages import Message, tool_names_by_id, tool_result_positions, tool_uses
 
 
 class ResultBlocks(Mapping):
@@ -16,17 +16,22 @@ class ResultBlocks(Mapping):
     def __init__(self, messages: list[Message]):
         self._messages = messages
         self._known: dict[int, tuple[int, ...]] = {}
+        self._by_id: dict[str, tuple[int, int]] | None = None
+
+    def find(self, tool_use_id: str) -> tuple[int, int] | None:
+        """(origin, block position) of the first tool_result answering `tool_use_id`, or None."""
+        if self._by_id is None:
+            self._by_id = {}
+            for origin in self:
+                for position in self.positions(origin):
+                    key = str(self._messages[origin]["content"][position].get("tool_use_id"))
+                    self._by_id.setdefault(key, (origin, position))
+        return self._by_id.get(str(tool_use_id))
 
     def positions(self, origin: int) -> tuple[int, ...]:
         found = self._known.get(origin)
         if found is None:
-            message = self._messages[origin]
-            content = message.get("content")
-            found = ()
-            if message.get("role") == "user" and isinstance(content, list):
-                found = tuple(j for j, b in enumerate(content)
-                              if isinstance(b, dict) and b.get("type") == "tool_result")
-            self._known[origin] = found
+            found = self._known[origin] = tool_result_positions(self._messages[origin])
         return found
 
     def __getitem__(self, origin: int) -> tuple[int, ...]:

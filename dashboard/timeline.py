@@ -35,7 +35,7 @@ STRATEGY_SENTENCES = {
 }
 # The measures the Tune page offers (compaction.sweep.MEASURES has a few more).
 TUNE_MEASURES = {name: MEASURES[name] for name in ("peak_tokens", "tokens_sent", "summaries", "tool_output_kept")}
-# Claude Sonnet 4.5 list prices in US dollars per million tokens (2025); editable on the Replay page.
+# Sonnet-class list prices in US dollars per million tokens (2025); editable on the Replay page.
 INPUT_PRICE = 3.00
 OUTPUT_PRICE = 15.00
 

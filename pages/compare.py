@@ -41,5 +41,6 @@ st.dataframe(timeline.totals_frame(replays), hide_index=True, width="stretch", c
     "tool output kept whole": st.column_config.TextColumn(
         help="Of all tool output the session produced, the share the model saw whole at least once."),
 })
-st.caption("KEEP_RECENT sets the masking window; CONTEXT_LIMIT sets when the summarising strategies act; "
-           "REACTIVE_KEEP_LAST (5) is how many messages keep-last + summary keeps. Change them in the sidebar.")
+st.caption("KEEP_RECENT (sidebar) sets the masking window and CONTEXT_LIMIT (sidebar) when the summarising "
+           f"strategies act; keep-last + summary always keeps the newest {state.settings().reactive_keep_last} "
+           "messages (the tutorial's reactive compaction keeps as many).")

@@ -19,12 +19,11 @@ outputs = store.list_outputs()
 
 def original_output(tool_use_id: str) -> str | None:
     """The tool output as it is in the loaded conversation, or None when it is not in it."""
-    for origin, positions in history.result_blocks.items():
-        for position in positions:
-            block = history.originals[origin]["content"][position]
-            if str(block.get("tool_use_id")) == tool_use_id:
-                return content_text(block.get("content", ""))
-    return None
+    found = history.result_blocks.find(tool_use_id)
+    if found is None:
+        return None
+    origin, position = found
+    return content_text(history.originals[origin]["content"][position].get("content", ""))
 
 
 st.title("Persisted outputs")
@@ -47,7 +46,8 @@ st.dataframe(frame, hide_index=True, width="stretch", column_config={
     "path": st.column_config.TextColumn(width="large"),
 })
 
-labels = {f"{stored.tool} · {stored.tool_use_id} · {describe(stored.chars, unit)}": stored for stored in outputs}
+labels = {f"{number}. {stored.tool} · {stored.tool_use_id} · {describe(stored.chars, unit)}": stored
+          for number, stored in enumerate(outputs, 1)}  # numbered: one id can be stored with two contents
 default = next((i for i, stored in enumerate(outputs) if stored.tool_use_id in current_ids), 0)
 stored = labels[st.selectbox("Output to open", list(labels), index=default, key="persisted_choice")]
 original = original_output(stored.tool_use_id)

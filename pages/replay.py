@@ -33,10 +33,11 @@ window_col.number_input("Model window (tokens)", 1_000, 10_000_000, state.model_
                              "it summarises all but the last messages and sends those.")
 input_price = input_col.number_input(
     "Input price (US$ per million tokens)", 0.0, 1_000.0, timeline.INPUT_PRICE, 0.25, key="replay_input_price",
-    help=f"Default ${timeline.INPUT_PRICE:.2f}: Claude Sonnet 4.5's list price for input tokens.")
+    help=f"Default ${timeline.INPUT_PRICE:.2f}: a Sonnet-class list price for input tokens; "
+         "set your model's price.")
 output_price = output_col.number_input(
     "Output price (US$ per million tokens)", 0.0, 1_000.0, timeline.OUTPUT_PRICE, 0.25, key="replay_output_price",
-    help=f"Default ${timeline.OUTPUT_PRICE:.2f}: Claude Sonnet 4.5's list price for output tokens, used for "
+    help=f"Default ${timeline.OUTPUT_PRICE:.2f}: a Sonnet-class list price for output tokens, used for "
          "the summaries (counted at their maximum length).")
 
 loaded = state.loaded()

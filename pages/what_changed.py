@@ -8,7 +8,7 @@ from dashboard import state, tables, views
 from dashboard.loading import compacted_json
 from dashboard.navigation import page_setup
 from dashboard.text import literal
-from dashboard.units import UNIT_LABELS, describe
+from dashboard.units import UNIT_LABELS, convert, describe
 
 page_setup()
 
@@ -17,7 +17,7 @@ unit = state.unit()
 loaded = state.loaded()
 original = result.stages[0].history
 size_label = f"size ({UNIT_LABELS[unit]})"
-max_size = max(original.sizes, default=1) if unit == "chars" else max(1, max(original.sizes, default=4) // 4)
+max_size = max(1, convert(max(original.sizes, default=1), unit))
 
 
 def size_bar(label: str, maximum: int):

@@ -66,7 +66,7 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
     messages = list(history.messages)
     messages[last_position] = {**last, "content": new_content}
     sizes = list(history.sizes)
-    # measured whole: its results are now within the L3 budget, so this costs less than a repr of
-    # the large outputs it no longer holds
+    # measured whole: what is left of its results is at most the budget plus outputs under
+    # PERSIST_THRESHOLD, far cheaper to measure than the large outputs it no longer holds
     sizes[last_position] = message_size(messages[last_position])
     return LayerResult(history.derive(messages, sizes, list(history.origins)), events)

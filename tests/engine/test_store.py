@@ -54,3 +54,13 @@ def test_transcripts_are_one_message_per_line(tmp_path):
     assert first != second
     assert [json.loads(line) for line in first.read_text().splitlines()] == messages
     assert store.list_transcripts() == sorted([first, second])
+
+
+def test_pages_join_to_the_output_without_cutting_characters(tmp_path):
+    store = OutputStore(tmp_path)
+    output = "aé€😀\ud800z" * 50
+    stored = store.persist("multi", output)
+    for page in (1, 2, 3, 5, 7):
+        pages = [store.read_slice(stored, start, page) for start in range(0, stored.bytes, page)]
+        assert "".join(pages) == output, page
+        assert all("\ufffd" not in text for text in pages)
