@@ -154,7 +154,8 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     for count, (row, column) in enumerate(order, 1):
         settings = grid[row][column]
         candidates = done.setdefault(_replay_key(settings, read), [])
-        replayed = _reusable(candidates, settings)
+        # a step function of the caller's may read CONTEXT_LIMIT without saying so: replay every cell
+        replayed = _reusable(candidates, settings) if isinstance(strategy, str) else None
         if replayed is None:
             replayed = replay(prepared, settings, store, summarizer, model_window_tokens, step,
                               keep_histories=False)
