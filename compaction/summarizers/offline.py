@@ -7,6 +7,7 @@ section by section, so the goal, files and constraints survive any number of com
 """
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..markers import PLACEHOLDER, SNIP_PREFIX, is_summary, summary_body
@@ -22,6 +23,8 @@ _ERROR = re.compile(r"\b(error|exception|traceback|failed|failure|not found)\b",
 _HEADING = re.compile(r"^([1-5])\. ")
 _ORIGINAL_TASK = re.compile(r"^(.*) \(original task: (.*)\)$")
 _MORE = "… and "
+_TOOL_CALLS = "Tool calls: "
+_TOOL_COUNT = re.compile(r"^(.+) ×(\d+)$")
 
 
 def _first_line(text: str, limit: int = 160) -> str:
@@ -52,6 +55,7 @@ class _Notes:
     changed: list[str] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
     last_assistant: str = ""
+    tool_calls: Counter = field(default_factory=Counter)
 
     def carry_forward(self, summary: str) -> None:
         """Take in an earlier summary: its sections when it is one of ours, else its first line."""
@@ -70,8 +74,15 @@ class _Notes:
             split = _ORIGINAL_TASK.match(goal)
             self.requests += [split.group(2), split.group(1)] if split else [goal]
         for finding in sections.get("2", []):
-            (self.errors if finding.startswith("Error seen: ") else self.findings).append(
-                finding.removeprefix("Error seen: "))
+            if finding.startswith(_TOOL_CALLS):
+                for part in finding.removeprefix(_TOOL_CALLS).split(", "):
+                    counted = _TOOL_COUNT.match(part)
+                    if counted:
+                        self.tool_calls[counted.group(1)] += int(counted.group(2))
+            elif finding.startswith("Error seen: "):
+                self.errors.append(finding.removeprefix("Error seen: "))
+            else:
+                self.findings.append(finding)
         for line in sections.get("3", []):
             kind, _, items = line.partition(": ")
             if kind in ("changed", "read"):
@@ -92,6 +103,7 @@ class _Notes:
             self.findings.append(_first_line(text))
         for use in tool_uses(message):
             tool_names[str(use.get("id"))] = str(use.get("name", "tool"))
+            self.tool_calls[str(use.get("name", "tool"))] += 1
             tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
             paths = [str(tool_input[k]) for k in _PATH_KEYS if isinstance(tool_input.get(k), str)]
             (self.changed if _WRITE_TOOLS.search(str(use.get("name", ""))) else self.read).extend(paths)
@@ -129,7 +141,11 @@ class OfflineSummarizer:
         if focus:
             lines.append(f"Focus requested: {focus}")
         lines += ["", "1. Current goal", f"- {goal}", "", "2. Key findings and decisions"]
-        lines += [f"- {f}" for f in _unique(notes.findings[-limit:], limit)] or ["- (none recorded)"]
+        findings = [f"- {f}" for f in _unique(notes.findings[-limit:], limit)]
+        if notes.tool_calls:
+            counts = ", ".join(f"{name} ×{count}" for name, count in notes.tool_calls.most_common(limit))
+            findings.append(f"- {_TOOL_CALLS}{counts}")
+        lines += findings or ["- (none recorded)"]
         lines += [f"- Error seen: {e}" for e in _unique(notes.errors, max(limit // 2, 1))]
         lines += ["", "3. Files read or changed"]
         lines += [f"- changed: {', '.join(_unique(notes.changed, limit * 2))}"] if notes.changed else []

@@ -60,6 +60,7 @@ def test_offline_summary_fills_the_five_headings_from_the_conversation():
     assert "Error seen: bash: FAILED tests/test_cli.py::test_verbose" in text
     assert "Don't add new dependencies." in text
     assert "logging level is not set yet" in text
+    assert "- Tool calls: read_file ×1, edit_file ×1, bash ×1" in text
 
 
 def test_offline_summary_is_deterministic_and_bounded():
@@ -80,6 +81,7 @@ def test_a_summary_of_a_summary_keeps_goal_files_and_constraints(tmp_path):
     assert "pytest -q tests/test_cli.py" in text
     assert "- Don't add new dependencies." in text
     assert "Error seen: bash: FAILED tests/test_cli.py::test_verbose" in text
+    assert "- Tool calls: read_file ×2, edit_file ×1, bash ×1" in text  # counted across both summaries
 
 
 def test_every_summary_marker_is_read_as_a_summary_not_a_request():
