@@ -47,5 +47,11 @@ def handle_compact_turn(conversation, assistant: Message, other_results: list[di
     history = prepare(conversation)
     results = list(other_results) + [answer_compact_call(use) for use in calls]
     messages = history.messages + [assistant, {"role": "user", "content": results}]
-    return compact_history(messages, summarizer, store, reason="the model called the compact tool",
-                           focus=compact_focus(calls))
+    return compact_answered_turn(messages, compact_focus(calls), summarizer, store)
+
+
+def compact_answered_turn(conversation, focus: str | None, summarizer: Summarizer | None = None,
+                          store: OutputStore | None = None) -> LayerResult:
+    """Compact a history that already ends with the answers to a turn's compact call (the valid order)."""
+    return compact_history(conversation, summarizer, store, reason="the model called the compact tool",
+                           focus=focus)

@@ -14,12 +14,11 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
-from .compact_tool import compact_calls, compact_focus
+from .compact_tool import compact_answered_turn, compact_calls, compact_focus
 from .errors import SettingsError
 from .events import SummaryEvent
 from .history import History, prepare
 from .layers.reactive import reactive_compact
-from .layers.summary import compact_history
 from .messages import content_chars
 from .settings import DEFAULTS, Settings
 from .sizes import estimate_tokens
@@ -201,8 +200,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
         history = history.derive(history.messages + [message], history.sizes + [sizes[index]],
                                  history.origins + [index])
         if compact_focus and message.get("role") == "user":
-            compacted = compact_history(history, summarizer, store, "the model called the compact tool",
-                                        compact_focus[0])
+            compacted = compact_answered_turn(history, compact_focus[0], summarizer, store)
             history = compacted.history
             pending += compacted.events
         compact_focus = _compact_focus(message)
