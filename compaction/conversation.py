@@ -31,6 +31,12 @@ class Conversation:
     `metadata` holds format-specific facts, e.g. for Claude Code sessions
     `compact_boundaries` (list of {"index", "trigger", "pre_tokens"}), `sidechain_lines_skipped`,
     `unknown_lines_skipped`.
+
+    `usage` is what each model call recorded, for formats that record it (Claude Code): one entry per
+    message, a dict with `input_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` and
+    `output_tokens` at the assistant message the call produced, None elsewhere and where the log has
+    none. `timestamps` holds each message's time (ISO 8601 text) or None. Both are empty when the format
+    records nothing of the kind.
     """
 
     messages: list[dict[str, Any]]
@@ -40,3 +46,9 @@ class Conversation:
     source: str = ""
     warnings: list[LoadWarning] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    usage: list[dict[str, int] | None] = field(default_factory=list)
+    timestamps: list[str | None] = field(default_factory=list)
+
+    @property
+    def has_usage(self) -> bool:
+        return any(entry is not None for entry in self.usage)

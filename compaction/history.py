@@ -12,8 +12,9 @@ from typing import Any
 
 from .conversation import Conversation
 from .errors import ConversationError
+from .measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 from .messages import Message, tool_result_positions
-from .sizes import estimate_tokens, list_size
+from .sizes import list_size
 from .tool_index import ResultBlocks, ToolNames
 from .validity import check_pairs
 
@@ -29,6 +30,7 @@ class History:
     originals: list[Message]  # the prepared conversation's messages, to recognise untouched ones
     result_blocks: ResultBlocks  # origin -> positions of its tool_result blocks
     overhead: int = 0  # characters of the system prompt and tool definitions sent beside the messages
+    token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for this conversation
     # repr length of an original tool_result's content by (origin, block position); filled lazily
     content_repr: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     # persisted outputs already written, by (store root, origin, block position)
@@ -45,8 +47,14 @@ class History:
 
     @property
     def tokens(self) -> int:
-        """Estimated tokens of the messages (`size`); the model window also holds `overhead`."""
-        return estimate_tokens(self.size)
+        """Estimated tokens of the messages (`size`) alone, no system prompt, tools or overhead."""
+        return self.token_model.content_tokens(self.size)
+
+    @property
+    def context_tokens(self) -> int:
+        """Estimated tokens a call sending this history carries: messages, system prompt and tools,
+        and what the log does not hold (the token model's overhead)."""
+        return self.token_model.tokens(self.context_size)
 
     def __len__(self) -> int:
         return len(self.messages)
@@ -72,7 +80,7 @@ class History:
     def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
         """A new history sharing this one's index and caches."""
         return History(messages, sizes, origins, self.tool_names, self.originals, self.result_blocks,
-                       self.overhead, self.content_repr, self.persisted_cache)
+                       self.overhead, self.token_model, self.content_repr, self.persisted_cache)
 
     def tool_name(self, tool_use_id: Any, origin: int | None = None) -> str:
         return self.tool_names.name(tool_use_id, origin)

@@ -21,7 +21,6 @@ from .history import History, prepare
 from .layers.reactive import reactive_compact
 from .messages import content_chars
 from .settings import DEFAULTS, Settings
-from .sizes import estimate_tokens
 from .store import OutputStore
 from .strategies import StepFunction, resolve, summaries_made
 from .summarizers import OfflineSummarizer, Summarizer
@@ -173,7 +172,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
             acted = (["compact_tool"] if pending else []) + list(done.acted)
             events = pending + list(done.events)
             pending = []
-            tokens = estimate_tokens(history.context_size)
+            tokens = history.context_tokens
             if tokens > model_window_tokens:
                 compacted = reactive_compact(history, settings, summarizer, store,
                                              f"{tokens:,} estimated tokens > model window {model_window_tokens:,}")
@@ -181,10 +180,10 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
                     history = compacted.history
                     acted.append("reactive")
                     events += compacted.events
-                    tokens = estimate_tokens(history.context_size)
+                    tokens = history.context_tokens
             summaries += summaries_made(events)
             raw_chars = raw_sum + 2 * max(index - 1, 0) + 2 + overhead
-            raw_tokens = estimate_tokens(raw_chars)
+            raw_tokens = prepared.token_model.tokens(raw_chars)
             tokens_total += tokens
             raw_total += raw_tokens
             produced, whole = _new_outputs(history, originals, first_new, index)
