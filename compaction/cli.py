@@ -136,11 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-o", "--output", type=Path, help="write the compacted messages here as JSON")
     run.set_defaults(handler=command_run)
 
+    from .corpus.cli import add_corpus_command
     from .generate.cli import add_generate_command
     from .replay_cli import add_replay_commands
 
     add_generate_command(commands)
     add_replay_commands(commands)
+    add_corpus_command(commands)
     return parser
 
 

@@ -87,6 +87,7 @@ class ReplayResult:
             "compact_tool": sum(1 for c in calls if "compact_tool" in c.acted),
             "tokens_sent": last.tokens_total if last else 0,
             "raw_tokens_sent": last.raw_tokens_total if last else 0,
+            "saved_share": 1 - last.tokens_total / last.raw_tokens_total if last and last.raw_tokens_total else None,
             "peak_chars": max((c.chars for c in calls), default=0),
             "peak_tokens": max((c.tokens for c in calls), default=0),
             "raw_peak_tokens": max((c.raw_tokens for c in calls), default=0),

@@ -23,6 +23,7 @@ from .summarizers import OfflineSummarizer, Summarizer
 MEASURES = {
     "peak_tokens": "Largest context sent (estimated tokens)",
     "tokens_sent": "Tokens sent over the whole session",
+    "saved_share": "Share of tokens saved against no compaction",
     "summaries": "Summaries written",
     "tool_output_kept": "Share of tool output the model saw whole",
     "reactive": "Reactive compactions",
@@ -95,7 +96,7 @@ def _grid_settings(base: Settings, x_name: str, x_values: list[int], y_name: str
     return rows
 
 
-class _SweepStore(OutputStore):
+class SweepStore(OutputStore):
     """Persisted outputs shared by all cells; no transcripts, which nobody reads after a sweep and
     which would cost a file per summary per cell."""
 
@@ -142,7 +143,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     grid = _grid_settings(base, x_name, x_values, y_name, y_values)
     result = SweepResult(x_name, x_values, y_name, y_values, check_measure(measure), name, base)
     prepared = prepare(conversation)
-    store = store or _SweepStore(tempfile.mkdtemp(prefix="compaction-sweep-"))
+    store = store or SweepStore(tempfile.mkdtemp(prefix="compaction-sweep-"))
     read = SETTINGS_READ.get(name) if isinstance(strategy, str) else None
     summarizer = summarizer or OfflineSummarizer()
     cells: dict[tuple[int, int], dict[str, Any]] = {}

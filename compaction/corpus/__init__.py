@@ -1,0 +1,87 @@
+"""Many sessions at once: one row per session and a sweep over all of them, on one machine or a cluster.
+
+- `files.discover(folder)` / `archive.unpack_sessions(zip, folder)`: the session files of a corpus,
+  reading nothing outside its folder.
+- `analyse(files, job, workers=..., scheduler=...)`: the row of every session (rows.COLUMNS) and, when
+  the job has sweep axes, the median and 90th percentile over sessions of every measure per cell. With
+  `workers=N` the sessions are spread over N local processes; with `scheduler="tcp://HOST:8786"` over a
+  Dask distributed cluster. Paths travel, not contents; the rows are the same plain dicts either way.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import SettingsError
+from ..settings import LIMITS
+from .aggregate import SweepAggregate, percentile
+from .archive import Unpacked, unpack_sessions
+from .executors import open_executor, stream
+from .files import SessionFile, corpus_root, discover
+from .rows import COLUMNS, Job, session_row
+
+
+@dataclass
+class CorpusResult:
+    rows: list[dict[str, Any]]  # one per session finished, in the files' order
+    sweep: dict[str, Any] | None  # SweepAggregate.as_dict() when the job sweeps
+    sessions: int  # files given
+    cancelled: bool  # stopped before every session was done
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"sessions": self.rows, "cancelled": self.cancelled}
+        if self.sweep is not None:
+            data["sweep"] = self.sweep
+        return data
+
+
+def check_job(job: Job) -> None:
+    """SettingsError before any work when the sweep's axes cannot make a grid of valid settings."""
+    if job.x is None and job.y is None:
+        return
+    if job.x is None or job.y is None:
+        raise SettingsError("a corpus sweep needs two settings, one per axis")
+    (x_name, x_values), (y_name, y_values) = job.x, job.y
+    for name, values in ((x_name, x_values), (y_name, y_values)):
+        if name not in LIMITS:
+            raise SettingsError(f"unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
+        if not values:
+            raise SettingsError(f"{name} needs at least one value")
+    if x_name == y_name:
+        raise SettingsError(f"the two axes must be two different settings, both are {x_name}")
+    for x_value in x_values:
+        for y_value in y_values:
+            try:
+                job.settings.replace(**{x_name: x_value, y_name: y_value})
+            except SettingsError as error:
+                raise SettingsError(f"{x_name}={x_value}, {y_name}={y_value}: {error}") from None
+
+
+def failure_row(item: SessionFile, error: BaseException) -> dict[str, Any]:
+    """The row of a session whose worker failed (it died, or the cluster lost it)."""
+    row = dict.fromkeys(COLUMNS)
+    row.update(path=item.relative, project=item.project,
+               error=f"{item.relative}: the worker stopped while analysing it ({type(error).__name__}: {error})")
+    return row
+
+
+def analyse(files: list[SessionFile], job: Job | None = None, workers: int = 1, scheduler: str | None = None,
+            progress: Callable[[int, int], None] | None = None,
+            cancelled: Callable[[], bool] | None = None) -> CorpusResult:
+    """Every session's row (and the sweep aggregate); see the module docstring."""
+    job = job or Job()
+    check_job(job)
+    rows: list[dict | None] = [None] * len(files)
+    aggregate = SweepAggregate(job.x, job.y) if job.x is not None else None
+    with open_executor(workers, scheduler) as executor:
+        for position, row in stream(session_row, files, (job,), executor, failure_row, progress, cancelled):
+            cells = row.pop("sweep", None)
+            if aggregate is not None and cells is not None:
+                aggregate.add(cells)
+            rows[position] = row
+    finished = [row for row in rows if row is not None]
+    return CorpusResult(finished, aggregate.as_dict() if aggregate else None, len(files), len(finished) < len(files))
+
+
+__all__ = ["COLUMNS", "CorpusResult", "Job", "SessionFile", "SweepAggregate", "Unpacked", "analyse", "check_job",
+           "corpus_root", "discover", "failure_row", "percentile", "session_row", "unpack_sessions"]

@@ -1,0 +1,100 @@
+"""Finding the session files of a corpus folder, without reading anything outside it.
+
+Session files are .jsonl, .json and .traj files anywhere under the folder, in a stable order (sorted
+by their path relative to the folder). Folders are walked without following symbolic links. A link
+whose target is inside the folder is read as its target; one pointing outside is refused: it becomes
+a SessionFile with `refused` set (a row with that message), and its target is never opened.
+"""
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..errors import ConversationError
+
+SESSION_SUFFIXES = (".jsonl", ".json", ".traj")
+# Claude Code keeps one folder per working directory under ~/.claude/projects
+CLAUDE_CODE_PROJECTS = "projects"
+
+
+@dataclass(frozen=True)
+class SessionFile:
+    """One file of a corpus: what travels to a worker (a path, never the contents)."""
+
+    root: str  # the corpus folder, resolved
+    relative: str  # path inside the folder, with forward slashes
+    refused: str | None = None  # why it is not read (a link out of the folder)
+
+    @property
+    def path(self) -> Path:
+        return Path(self.root, *PurePosixPath(self.relative).parts)
+
+    @property
+    def project(self) -> str:
+        return project_of(self.relative, Path(self.root).name)
+
+
+def project_of(relative: str, root_name: str) -> str:
+    """The project a session belongs to: for a Claude Code layout the folder right under a `projects`
+    folder (`~/.claude/projects/<dir>/...`), else the folder holding the file (the corpus folder's
+    own name for a file at its top)."""
+    parts = PurePosixPath(relative).parts[:-1]
+    chain = (root_name, *parts)
+    for position in range(len(chain) - 1):
+        if chain[position] == CLAUDE_CODE_PROJECTS:
+            return chain[position + 1]
+    return parts[-1] if parts else root_name
+
+
+def corpus_root(folder: str | Path) -> Path:
+    """The folder resolved; ConversationError when it does not exist or is not a folder."""
+    path = Path(folder).expanduser()
+    if not path.exists():
+        raise ConversationError("no such folder", where=str(folder))
+    if not path.is_dir():
+        raise ConversationError("is not a folder", where=str(folder))
+    return path.resolve()
+
+
+def discover(folder: str | Path) -> list[SessionFile]:
+    """Every session file under `folder` (recursively), sorted by relative path."""
+    root = corpus_root(folder)
+    found: list[SessionFile] = []
+    for directory, subdirectories, names in os.walk(root, onerror=None, followlinks=False):
+        here = Path(directory)
+        subdirectories.sort()
+        for name in subdirectories:
+            if (here / name).is_symlink() and not _inside(root, here / name):
+                found.append(SessionFile(str(root), _relative(root, here / name),
+                                         "a symbolic link to a folder outside the corpus folder; not followed"))
+        for name in names:
+            if not name.lower().endswith(SESSION_SUFFIXES):
+                continue
+            path = here / name
+            refused = None
+            if path.is_symlink() and not _inside(root, path):
+                refused = "a symbolic link to a file outside the corpus folder; not read"
+            found.append(SessionFile(str(root), _relative(root, path), refused))
+    found.sort(key=lambda item: item.relative)
+    return found
+
+
+def checked_path(item: SessionFile) -> Path:
+    """The file to read for `item`: its real path, checked again to lie inside the corpus folder (the
+    link may have changed since discovery). ConversationError when it does not."""
+    real = Path(os.path.realpath(item.path))
+    if not _within(Path(item.root), real):
+        raise ConversationError("a symbolic link to a file outside the corpus folder; not read", where=item.relative)
+    return real
+
+
+def _inside(root: Path, path: Path) -> bool:
+    return _within(root, Path(os.path.realpath(path)))
+
+
+def _within(root: Path, real: Path) -> bool:
+    return real == root or root in real.parents
+
+
+def _relative(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix()

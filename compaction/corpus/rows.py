@@ -1,0 +1,114 @@
+"""One row per session: what its log holds and what the pipeline does to it, as a plain JSON-ready dict.
+
+`session_row(item, job)` is the function every worker runs on one SessionFile; it reads the file (the
+path travels, not the contents), so a process pool and a Dask cluster give the same dicts. A file that
+cannot be read or replayed is a row with `error` set and the measures left None, never an exception.
+"""
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..conversation import Conversation
+from ..errors import CompactionError
+from ..history import History, prepare
+from ..importers import load_conversation
+from ..replay import MODEL_WINDOW_TOKENS, replay
+from ..settings import DEFAULTS, Settings
+from ..summarizers import OfflineSummarizer
+from ..sweep import SweepStore, sweep
+from ..validity import check_pairs
+from .files import SessionFile, checked_path
+
+# What the log holds, then what the replay at the job's settings gives (its totals, same names).
+LOG_COLUMNS = ("path", "project", "session", "format", "first_time", "last_time", "messages", "model_calls",
+               "chars", "bytes", "recorded_tokens", "recorded_peak_tokens", "log_compactions", "load_warnings",
+               "input_pair_problems")
+# One name per replay total copied into the row: a measure the replay adds is one more name here.
+REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
+                  "reactive", "over_window_calls", "tool_output_kept")
+COLUMNS = (*LOG_COLUMNS, *REPLAY_COLUMNS, "calls_with_pair_problems", "error")
+RECORDED_PARTS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to compute for each session; small and picklable, sent with every path."""
+
+    settings: Settings = DEFAULTS
+    model_window_tokens: int = MODEL_WINDOW_TOKENS
+    x: tuple[str, tuple[int, ...]] | None = None  # the corpus sweep's axes, None for rows only
+    y: tuple[str, tuple[int, ...]] | None = None
+
+
+def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
+    """The row of one session, and under "sweep" its sweep cells when the job sweeps (see aggregate)."""
+    row: dict[str, Any] = dict.fromkeys(COLUMNS)
+    row.update(path=item.relative, project=item.project, session=PurePosixPath(item.relative).stem)
+    if item.refused:
+        row["error"] = f"{item.relative}: {item.refused}"
+        return row
+    try:
+        path = checked_path(item)
+        row["bytes"] = path.stat().st_size
+        conversation = load_conversation(path, name=item.relative)
+        history = prepare(conversation)
+        row.update(log_facts(conversation, history))
+        with tempfile.TemporaryDirectory(prefix="compaction-corpus-", ignore_cleanup_errors=True) as folder:
+            scratch = Path(folder)
+            row.update(replay_facts(history, job, scratch))
+            if job.x is not None:
+                result = sweep(history, job.x, job.y, job.settings, model_window_tokens=job.model_window_tokens,
+                               store=SweepStore(scratch / "sweep"))
+                row["sweep"] = result.cells
+    except (CompactionError, OSError) as error:
+        row["error"] = _error_text(error, item)
+    except RecursionError:
+        row["error"] = f"{item.relative}: nested too deeply to read"
+    except MemoryError:
+        row["error"] = f"{item.relative}: not enough memory to read it (see docs/limits.md)"
+    except Exception as error:  # noqa: BLE001 - one session's failure must not stop the corpus
+        row["error"] = f"{item.relative}: unexpected {type(error).__name__} while analysing it: {error}"
+    return row
+
+
+def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
+    """What the log itself says: size, calls, times, recorded usage, its own compactions, problems."""
+    metadata = conversation.metadata or {}
+    times = [time for time in conversation.timestamps if time]
+    recorded = [sum(entry.get(part) or 0 for part in RECORDED_PARTS) for entry in conversation.usage if entry]
+    facts = {
+        "format": conversation.format,
+        "first_time": times[0] if times else None,
+        "last_time": times[-1] if times else None,
+        "messages": len(history.messages),
+        "model_calls": sum(1 for message in history.messages if message.get("role") == "assistant"),
+        "chars": history.size,
+        "recorded_tokens": sum(recorded) if recorded else None,
+        "recorded_peak_tokens": max(recorded) if recorded else None,
+        "log_compactions": len(metadata.get("compact_boundaries") or ()),
+        "load_warnings": len(conversation.warnings),
+        "input_pair_problems": len(history.pair_problems()),
+    }
+    if isinstance(metadata.get("session_id"), str) and metadata["session_id"]:
+        facts["session"] = metadata["session_id"]
+    return facts
+
+
+def replay_facts(history: History, job: Job, scratch: Path) -> dict[str, Any]:
+    """The replay's totals at the job's settings, and how many calls would send a broken pairing."""
+    result = replay(history, job.settings, SweepStore(scratch / "replay"), OfflineSummarizer(),
+                    job.model_window_tokens)
+    totals = result.totals
+    facts = {name: totals[name] for name in REPLAY_COLUMNS}
+    # a call's history is at most max_messages long once L1 acts, so this stays linear in the session
+    facts["calls_with_pair_problems"] = sum(1 for sent in result.histories if check_pairs(sent.messages))
+    return facts
+
+
+def _error_text(error: Exception, item: SessionFile) -> str:
+    if isinstance(error, OSError):
+        return f"{item.relative}: cannot read the file: {error.strerror or error}"
+    text = str(error)
+    return text if text.startswith(item.relative) else f"{item.relative}: {text}"
