@@ -48,7 +48,8 @@ def command_corpus(args: argparse.Namespace) -> int:
     job = Job(settings_from(args), args.model_window, x, y)
     with tempfile.TemporaryDirectory(prefix="compaction-corpus-zip-") as scratch:
         if args.folder.suffix.lower() == ".zip" and args.folder.is_file():
-            files = unpack_sessions(args.folder, scratch, args.folder.name).sessions()
+            # unpacked into a folder named like the archive: files at its top belong to that project
+            files = unpack_sessions(args.folder, Path(scratch) / args.folder.stem, args.folder.name).sessions()
         else:
             files = discover(args.folder)
         result = analyse(files, job, args.workers, args.scheduler, progress=_progress_line())

@@ -97,7 +97,8 @@ class DaskCluster:
         from distributed import wait
 
         try:
-            done, _ = wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
+            with self.client.as_current():  # this client is not the process's default one
+                done, _ = wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
         return list(done)

@@ -1,0 +1,56 @@
+"""The corpus on a real Dask cluster (a scheduler and two worker processes on 127.0.0.1) gives the same
+rows and sweep as in-process, and nothing of the cluster listens beyond 127.0.0.1."""
+
+import os
+
+import psutil
+import pytest
+
+from compaction.corpus import Job, analyse, discover, executors
+from compaction.errors import CompactionError
+
+distributed = pytest.importorskip("distributed")
+
+SWEEP = Job(x=("context_limit", (5_000, 50_000)), y=("keep_recent", (0, 3)))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(host="127.0.0.1", processes=True, n_workers=2, threads_per_worker=1,
+                                  dashboard_address=None, worker_dashboard_address=None) as running:
+        yield running
+
+
+def listening_addresses() -> set[str]:
+    """The IP addresses that this process and its children (the cluster's processes) listen on."""
+    me = psutil.Process(os.getpid())
+    found = set()
+    for process in (me, *me.children(recursive=True)):
+        for connection in process.net_connections(kind="inet"):
+            if connection.status == psutil.CONN_LISTEN:
+                found.add(connection.laddr.ip)
+    return found
+
+
+def test_dask_cluster_rows_and_sweep_equal_the_in_process_ones(small_corpus, cluster):
+    files = discover(small_corpus)
+    seen = []
+    on_cluster = analyse(files, SWEEP, scheduler=cluster.scheduler_address,
+                         progress=lambda done, total: seen.append(done))
+    alone = analyse(files, SWEEP)
+    assert on_cluster.rows == alone.rows and on_cluster.sweep == alone.sweep
+    assert len(on_cluster.rows) == 7 and seen == list(range(1, 8))
+    assert sum(1 for row in on_cluster.rows if row["error"]) == 1  # the corrupt file, on its row
+    assert len(cluster.scheduler_info["workers"]) == 2
+
+
+def test_the_cluster_listens_on_loopback_only(cluster):
+    assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+    assert all(address.startswith("tcp://127.0.0.1:") for address in cluster.scheduler_info["workers"])
+    assert listening_addresses() <= {"127.0.0.1"}
+
+
+def test_an_unreachable_scheduler_is_named(small_corpus, monkeypatch):
+    monkeypatch.setattr(executors, "DASK_CONNECT_TIMEOUT_S", 1)
+    with pytest.raises(CompactionError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
+        analyse(discover(small_corpus), Job(), scheduler="tcp://127.0.0.1:1")
