@@ -39,7 +39,7 @@ class Loaded:
 
     key: str
     label: str
-    origin: str  # "sample", "generated" or "upload"
+    origin: str  # "sample", "generated", "upload" or "corpus"
     conversation: Conversation
 
 
@@ -77,6 +77,18 @@ def load_upload(data: bytes, name: str) -> Loaded:
     """An uploaded file's bytes; ConversationError naming the file and the place when malformed."""
     digest = hashlib.sha256(data).hexdigest()[:20]
     return Loaded(f"upload:{digest}", name, "upload", _parse_upload(data, name))
+
+
+@st.cache_data(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
+def _read_file(path: str, label: str, version: tuple[int, int]) -> Conversation:
+    return load_conversation(Path(path), name=label)
+
+
+def load_file(path: Path, label: str) -> Loaded:
+    """A session file on disk (one of a corpus, its path already checked); read again when it changes."""
+    info = path.stat()
+    version = (info.st_mtime_ns, info.st_size)
+    return Loaded(f"file:{path}:{version[0]}:{version[1]}", label, "corpus", _read_file(str(path), label, version))
 
 
 @st.cache_data(show_spinner=False, max_entries=4)

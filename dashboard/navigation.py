@@ -34,6 +34,9 @@ def app_pages() -> dict[str, list]:
             _page("tune", title="Tune", icon=":material/tune:"),
             _page("compare", title="Compare", icon=":material/compare:"),
         ],
+        "Many sessions": [
+            _page("sessions", title="Sessions", icon=":material/folder_open:"),
+        ],
         "Demo": [
             _page("tour", title="Guided tour", icon=":material/tour:"),
         ],

@@ -8,7 +8,7 @@ from compaction.settings import Settings
 from compaction.sweep import SweepResult
 
 from . import state
-from .timeline import cell_from_selection
+from .timeline import cell_from_selection, format_values, parse_values
 
 HEATMAP_KEY = "tune_heatmap"
 _GRID = "_tune_grid"  # (x name, x values, y name, y values) of the heatmap on show
@@ -42,3 +42,15 @@ def current_cell(result: SweepResult, settings: Settings) -> tuple[int, int] | N
     if x_value in result.x_values and y_value in result.y_values:
         return result.y_values.index(y_value), result.x_values.index(x_value)
     return None
+
+
+def values_input(column, spec: state.SliderSpec, default: tuple[int, ...], prefix: str) -> tuple[int, ...] | None:
+    """A text box of values for one setting's axis (keyed per setting, so each keeps its own list);
+    None, with the problem shown, when the text is not a list of values in the slider's range."""
+    text = column.text_input(f"{spec.key} values", format_values(default), key=f"{prefix}_{spec.field}",
+                             help=f"Whole numbers from {spec.minimum:,} to {spec.maximum:,}, separated by commas.")
+    try:
+        return parse_values(text, spec.minimum, spec.maximum)
+    except ValueError as error:
+        column.error(f"{spec.key}: {error}")
+        return None

@@ -30,20 +30,8 @@ measure = measure_col.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tu
                                      "the model saw whole at least once (higher is better).")
 
 
-def values_input(column, field: str) -> tuple[int, ...] | None:
-    """A text box of values for `field` (one per setting, so each keeps its own list)."""
-    spec = SPECS[field]
-    text = column.text_input(f"{spec.key} values", timeline.format_values(timeline.DEFAULT_AXES[field]),
-                             key=f"tune_values_{field}",
-                             help=f"Whole numbers from {spec.minimum:,} to {spec.maximum:,}, separated by commas.")
-    try:
-        return timeline.parse_values(text, spec.minimum, spec.maximum)
-    except ValueError as error:
-        column.error(f"{spec.key}: {error}")
-        return None
-
-
-x_values, y_values = values_input(x_col, x_name), values_input(y_col, y_name)
+x_values = tuning.values_input(x_col, SPECS[x_name], timeline.DEFAULT_AXES[x_name], "tune_values")
+y_values = tuning.values_input(y_col, SPECS[y_name], timeline.DEFAULT_AXES[y_name], "tune_values")
 if x_name == y_name:
     st.error("Pick two different settings.")
     st.stop()

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from .. import limits
 from ..errors import ConversationError
-from .files import SESSION_SUFFIXES, SessionFile, discover
+from .files import SESSION_SUFFIXES, SessionFile, discover, with_refused
 
 MAX_MEMBERS = 100_000
 MAX_TOTAL_BYTES = 4 * 1024 ** 3
@@ -29,9 +29,7 @@ class Unpacked:
 
     def sessions(self) -> list[SessionFile]:
         """The session files written and, as refused rows, the members that were not."""
-        found = discover(self.folder)
-        found += [SessionFile(str(self.folder), name, reason) for name, reason in self.skipped.items()]
-        return sorted(found, key=lambda item: item.relative)
+        return with_refused(discover(self.folder), self.folder, self.skipped)
 
 
 def unpack_sessions(archive: str | Path, folder: str | Path, name: str | None = None) -> Unpacked:

@@ -79,6 +79,12 @@ def discover(folder: str | Path) -> list[SessionFile]:
     return found
 
 
+def with_refused(found: list[SessionFile], root: str | Path, refused: dict[str, str]) -> list[SessionFile]:
+    """`found` and a refused SessionFile per {name: reason} (e.g. archive members not unpacked), sorted."""
+    extra = [SessionFile(str(root), name, reason) for name, reason in refused.items()]
+    return sorted([*found, *extra], key=lambda item: item.relative)
+
+
 def checked_path(item: SessionFile) -> Path:
     """The file to read for `item`: its real path, checked again to lie inside the corpus folder (the
     link may have changed since discovery). ConversationError when it does not."""

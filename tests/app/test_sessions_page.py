@@ -1,0 +1,107 @@
+"""Sessions page: a folder becomes one row per session (a corrupt file on its own row), selecting a row
+opens that session everywhere, a .zip works like a folder, and the corpus sweep fills its heatmap."""
+
+import io
+import zipfile
+
+import pytest
+
+from tests.corpus.conftest import CORRUPT_NAME, write_small_corpus
+from tests.hostile.apptest import loaded_header
+
+from .conftest import chart_spec, metrics, open_page, start_app
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    return write_small_corpus(tmp_path_factory.mktemp("sessions-page"))
+
+
+def read_folder(at, folder):
+    at.number_input(key="sessions_workers").set_value(1)
+    at.text_input(key="sessions_folder").set_value(str(folder))
+    return at.button(key="sessions_read").click().run()
+
+
+@pytest.fixture
+def sessions(corpus):
+    at = open_page(start_app(), "sessions")
+    return read_folder(at, corpus)
+
+
+def table(at):
+    [frame] = [frame for frame in at.dataframe if "session" in frame.value.columns]
+    return frame.value
+
+
+def test_a_folder_gives_one_row_per_session_and_the_corrupt_file_its_error(sessions):
+    assert not sessions.exception
+    frame = table(sessions)
+    assert len(frame) == 7
+    corrupt = frame[frame["path"] == CORRUPT_NAME].iloc[0]
+    assert corrupt["error"].startswith(f"{CORRUPT_NAME}: not valid JSON")
+    assert (frame["error"] == "").sum() == 6
+    assert set(frame["format"]) == {"anthropic", "claude-code", "unreadable"}
+    assert metrics(sessions)["Sessions"] == "7" and metrics(sessions)["Could not be read"] == "1"
+
+
+def test_filters_and_search_narrow_the_table(sessions):
+    sessions.checkbox(key="sessions_only_errors").check().run()
+    assert list(table(sessions)["path"]) == [CORRUPT_NAME]
+    sessions.checkbox(key="sessions_only_errors").uncheck().run()
+    sessions.text_input(key="sessions_search").set_value("pgsnap").run()
+    assert list(table(sessions)["project"]) == ["-home-dev-pgsnap"]
+    sessions.text_input(key="sessions_search").set_value("").run()
+    sessions.multiselect(key="sessions_formats").set_value(["anthropic"]).run()
+    assert set(table(sessions)["format"]) == {"anthropic"} and len(table(sessions)) == 2
+
+
+def test_selecting_a_row_opens_that_session_in_the_other_pages(sessions, corpus):
+    frame = table(sessions)
+    position = next(i for i, path in enumerate(frame["path"]) if path.endswith(".jsonl"))
+    path = frame["path"][position]
+    sessions.session_state["sessions_table"] = {"selection": {"rows": [position], "columns": [], "cells": []}}
+    sessions.run()
+    assert not sessions.exception
+    assert any(path in message.value for message in sessions.success)
+    conversation = open_page(sessions, "conversation")
+    assert loaded_header(conversation) == f"Loaded: {path}"
+    assert metrics(conversation)["Messages"] == f"{int(frame['messages'][position]):,}"
+    assert metrics(conversation)["Format"] == "Claude Code"
+
+
+def test_selecting_the_corrupt_row_shows_its_error(sessions):
+    position = list(table(sessions)["path"]).index(CORRUPT_NAME)
+    sessions.session_state["sessions_table"] = {"selection": {"rows": [position], "columns": [], "cells": []}}
+    sessions.run()
+    assert any("cannot be opened" in error.value and "not valid JSON" in error.value for error in sessions.error)
+
+
+def test_the_corpus_sweep_shows_median_and_p90_per_cell(sessions):
+    sessions.text_input(key="sessions_sweep_values_context_limit").set_value("5000, 50000")
+    sessions.text_input(key="sessions_sweep_values_keep_recent").set_value("0, 3").run()
+    sessions.button(key="sessions_sweep").click().run()
+    assert not sessions.exception
+    [bar] = [bar for bar in sessions.get("progress") if "Swept" in bar.proto.text]
+    assert bar.proto.text == "Swept 7 sessions with 1 worker process(es)."
+    heatmap = next(spec for i in range(len(sessions.get("plotly_chart")))
+                   if (spec := chart_spec(sessions, i))["data"][0]["type"] == "heatmap")
+    assert heatmap["data"][0]["x"] == ["5,000", "50,000"] and heatmap["data"][0]["y"] == ["0", "3"]
+    assert all("<br>p90 " in text for row in heatmap["data"][0]["text"] for text in row)
+
+
+def test_a_zip_upload_lists_its_sessions(corpus):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as opened:
+        for path in sorted(corpus.rglob("*")):
+            if path.is_file():
+                opened.write(path, path.relative_to(corpus).as_posix())
+        opened.writestr("../escape.json", "[]")
+    at = open_page(start_app(), "sessions")
+    at.number_input(key="sessions_workers").set_value(1)
+    at.file_uploader(key="sessions_zip").set_value(("team.zip", buffer.getvalue(), "application/zip")).run()
+    assert not at.exception
+    frame = table(at)
+    assert len(frame) == 8
+    refused = frame[frame["path"] == "../escape.json"].iloc[0]
+    assert refused["error"] == "../escape.json: its path would land outside the folder"

@@ -1,0 +1,88 @@
+"""The Sessions page's table, filters and charts, on rows and sweeps written by hand."""
+
+import math
+
+import pytest
+
+from dashboard.corpus_charts import corpus_heatmap, tradeoff_figure
+from dashboard.corpus_tables import RowFilter, corpus_summary, formats_of, pareto_front, sessions_frame
+
+ROWS = [
+    {"path": "projects/-home-a/1.jsonl", "project": "-home-a", "session": "s-one", "format": "claude-code",
+     "messages": 10, "model_calls": 5, "saved_share": 0.5, "log_compactions": 2, "input_pair_problems": 0,
+     "calls_with_pair_problems": 0, "first_time": "2025-03-14T09:00:00Z", "error": None},
+    {"path": "exports/b/2.json", "project": "b", "session": "2", "format": "anthropic", "messages": 4,
+     "model_calls": 2, "saved_share": 0.25, "log_compactions": 0, "input_pair_problems": 1,
+     "calls_with_pair_problems": 3, "error": None},
+    {"path": "exports/b/3.json", "project": "b", "session": "3", "format": "anthropic", "messages": 6,
+     "model_calls": 3, "saved_share": 0.0, "log_compactions": 0, "input_pair_problems": 0,
+     "calls_with_pair_problems": 0, "error": None},
+    {"path": "exports/b/bad.json", "project": "b", "session": "bad", "format": None, "messages": None,
+     "error": "exports/b/bad.json: not valid JSON"},
+]
+
+
+@pytest.mark.parametrize(("row_filter", "paths"), [
+    (RowFilter(), ["1.jsonl", "2.json", "3.json", "bad.json"]),
+    (RowFilter(text="S-ONE"), ["1.jsonl"]),  # the session id, whatever the case
+    (RowFilter(text="exports/b"), ["2.json", "3.json", "bad.json"]),
+    (RowFilter(formats=("anthropic",)), ["2.json", "3.json"]),
+    (RowFilter(formats=("unreadable", "claude-code")), ["1.jsonl", "bad.json"]),
+    (RowFilter(errors_only=True), ["bad.json"]),
+    (RowFilter(pair_problems_only=True), ["2.json"]),
+    (RowFilter(compactions_only=True), ["1.jsonl"]),
+    (RowFilter(text="b", pair_problems_only=True), ["2.json"]),
+])
+def test_filters(row_filter, paths):
+    assert [row["path"].rsplit("/", 1)[1] for row in ROWS if row_filter.keeps(row)] == paths
+
+
+def test_formats_offered_include_unreadable():
+    assert formats_of(ROWS) == ["anthropic", "claude-code", "unreadable"]
+
+
+def test_frame_titles_times_and_blanks():
+    frame = sessions_frame(ROWS)
+    assert list(frame.columns[:4]) == ["project", "session", "format", "error"]
+    assert list(frame["format"]) == ["claude-code", "anthropic", "anthropic", "unreadable"]
+    assert list(frame["error"]) == ["", "", "", "exports/b/bad.json: not valid JSON"]
+    assert str(frame["first time"][0]) == "2025-03-14 09:00:00+00:00" and frame["first time"].isna().sum() == 3
+    assert math.isnan(frame["messages"][3])
+
+
+def test_summary_counts_readable_sessions_and_the_median_saving():
+    assert corpus_summary(ROWS) == {"sessions": 4, "unreadable": 1, "messages": 20, "model_calls": 10,
+                                    "median_saved": 0.25}
+    assert corpus_summary([])["median_saved"] is None
+
+
+def test_pareto_front():
+    # x: tokens (lower is better), y: share kept (higher is better)
+    points = [(100, 0.5), (200, 0.9), (150, 0.4), (300, 0.9), (50, 0.1)]
+    assert pareto_front(points, x_higher_better=False, y_higher_better=True) == [4, 0, 1]
+    assert pareto_front(points, x_higher_better=True, y_higher_better=True) == [3]
+
+
+SWEEP = {"x": {"name": "context_limit", "values": [10_000, 50_000]}, "y": {"name": "keep_recent", "values": [1]},
+         "sessions": 3,
+         "measures": {"tokens_sent": {"median": [[1200.0, 30_000.0]], "p90": [[2500.0, 90_000.0]], "sessions": [[3, 3]]},
+                      "tool_output_kept": {"median": [[0.5, 0.9]], "p90": [[0.75, 1.0]], "sessions": [[2, 2]]}}}
+
+
+def test_heatmap_shows_median_and_p90_in_each_cell():
+    figure = corpus_heatmap(SWEEP, "tokens_sent")
+    heat = figure.data[0]
+    assert list(heat.x) == ["10,000", "50,000"] and list(heat.y) == ["1"]
+    assert list(heat.z[0]) == [1200.0, 30_000.0]
+    assert list(heat.text[0]) == ["1,200<br>p90 2,500", "30.0 K<br>p90 90.0 K"]
+    assert list(heat.customdata[0][1]) == ["30.0 K", "90.0 K", 3]
+    assert heat.colorscale[0][1] != corpus_heatmap(SWEEP, "tool_output_kept").data[0].colorscale[0][1]
+    assert corpus_heatmap(SWEEP, "tool_output_kept").data[0].text[0][0] == "50%<br>p90 75%"
+
+
+def test_tradeoff_joins_the_cells_no_other_beats():
+    figure = tradeoff_figure(SWEEP, "tokens_sent", "tool_output_kept")
+    points, front = figure.data
+    assert list(points.x) == [1200.0, 30_000.0] and list(points.y) == [0.5, 0.9]
+    assert list(front.x) == [1200.0, 30_000.0]  # cheaper but losing more, or dearer and keeping more
+    assert list(points.text) == ["context_limit 10,000, keep_recent 1", "context_limit 50,000, keep_recent 1"]
