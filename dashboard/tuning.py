@@ -54,3 +54,16 @@ def values_input(column, spec: state.SliderSpec, default: tuple[int, ...], prefi
     except ValueError as error:
         column.error(f"{spec.key}: {error}")
         return None
+
+
+def axes_inputs(x_col, y_col, prefix: str, defaults: dict[str, tuple[int, ...]]) -> tuple:
+    """The two settings of a sweep and their values: (x name, x values, y name, y values); a values
+    entry is None when its text is not valid (the problem is shown under it)."""
+    specs = {spec.field: spec for spec in state.SLIDERS}
+    fields = list(specs)
+    x_name = x_col.selectbox("Across (columns)", fields, index=fields.index("context_limit"), key=f"{prefix}_x",
+                             format_func=lambda field: specs[field].label)
+    y_name = y_col.selectbox("Down (rows)", fields, index=fields.index("keep_recent"), key=f"{prefix}_y",
+                             format_func=lambda field: specs[field].label)
+    return (x_name, values_input(x_col, specs[x_name], defaults[x_name], f"{prefix}_values"),
+            y_name, values_input(y_col, specs[y_name], defaults[y_name], f"{prefix}_values"))

@@ -5,7 +5,7 @@ import streamlit as st
 
 from compaction.errors import CompactionError
 from compaction.sweep import MEASURES
-from dashboard import corpus_state, state, tuning, views
+from dashboard import corpus_state, tuning, views
 from dashboard.corpus_charts import corpus_heatmap, tradeoff_figure
 from dashboard.corpus_tables import HIGHER_IS_BETTER, RowFilter, corpus_summary, formats_of, sessions_frame
 from dashboard.loading import UPLOAD_LIMIT_MB
@@ -14,7 +14,6 @@ from dashboard.text import literal
 
 page_setup()
 
-SPECS = {spec.field: spec for spec in state.SLIDERS}
 # Three values per setting: a corpus sweep replays every session once per cell.
 CORPUS_AXES = {"context_limit": (20_000, 50_000, 100_000), "keep_recent": (1, 3, 5),
                "persist_threshold": (10_000, 30_000, 60_000), "max_messages": (20, 50, 100),
@@ -130,14 +129,8 @@ st.header("Sweep all sessions")
 st.caption("Tune across the whole corpus: every session is replayed for every pair of settings; each cell shows "
            "the median session and, below it, the 90th percentile (the worst tenth of sessions are beyond it).")
 x_col, y_col, measure_col = st.columns(3)
-fields = list(SPECS)
-x_name = x_col.selectbox("Across (columns)", fields, index=fields.index("context_limit"), key="sessions_sweep_x",
-                         format_func=lambda field: SPECS[field].label)
-y_name = y_col.selectbox("Down (rows)", fields, index=fields.index("keep_recent"), key="sessions_sweep_y",
-                         format_func=lambda field: SPECS[field].label)
+x_name, x_values, y_name, y_values = tuning.axes_inputs(x_col, y_col, "sessions_sweep", CORPUS_AXES)
 measure = measure_col.selectbox("Measure", list(MEASURES), key="sessions_sweep_measure", format_func=MEASURES.get)
-x_values = tuning.values_input(x_col, SPECS[x_name], CORPUS_AXES[x_name], "sessions_sweep_values")
-y_values = tuning.values_input(y_col, SPECS[y_name], CORPUS_AXES[y_name], "sessions_sweep_values")
 if x_name == y_name:
     st.error("Pick two different settings.")
     st.stop()

@@ -18,20 +18,13 @@ st.caption("Which settings suit this session? Every cell is a replay of the whol
            "settings in the sidebar.")
 
 x_col, y_col, measure_col = st.columns(3)
-fields = list(SPECS)
-x_name = x_col.selectbox("Across (columns)", fields, index=fields.index("context_limit"), key="tune_x",
-                         format_func=lambda field: SPECS[field].label)
-y_name = y_col.selectbox("Down (rows)", fields, index=fields.index("keep_recent"), key="tune_y",
-                         format_func=lambda field: SPECS[field].label)
+x_name, x_values, y_name, y_values = tuning.axes_inputs(x_col, y_col, "tune", timeline.DEFAULT_AXES)
 measure = measure_col.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tune_measure",
                                 format_func=timeline.TUNE_MEASURES.get,
                                 help="Peak context: the largest single call. Tokens sent: all calls together. "
                                      "Summaries: LLM calls L4 made. Tool output kept: the share of tool output "
                                      "the model saw whole at least once (higher is better).")
 
-
-x_values = tuning.values_input(x_col, SPECS[x_name], timeline.DEFAULT_AXES[x_name], "tune_values")
-y_values = tuning.values_input(y_col, SPECS[y_name], timeline.DEFAULT_AXES[y_name], "tune_values")
 if x_name == y_name:
     st.error("Pick two different settings.")
     st.stop()
