@@ -14,6 +14,7 @@ The load average before each run is printed: the machine may be shared.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -44,10 +45,8 @@ def write(folder: Path, sessions: int) -> int:
 def tree_rss(process: psutil.Process) -> int:
     total = 0
     for member in (process, *process.children(recursive=True)):
-        try:
+        with contextlib.suppress(psutil.Error):  # a worker that just exited
             total += member.memory_info().rss
-        except psutil.Error:
-            pass  # a worker that just exited
     return total
 
 

@@ -58,10 +58,11 @@ def check_job(job: Job) -> None:
 
 
 def failure_row(item: SessionFile, error: BaseException) -> dict[str, Any]:
-    """The row of a session whose worker failed (it died, or the cluster lost it)."""
+    """The row of a session its worker could not analyse (the process died, the cluster lost it, or
+    this package is missing there)."""
     row = dict.fromkeys(COLUMNS)
     row.update(path=item.relative, project=item.project,
-               error=f"{item.relative}: the worker stopped while analysing it ({type(error).__name__}: {error})")
+               error=f"{item.relative}: could not be analysed on its worker ({type(error).__name__}: {error})")
     return row
 
 

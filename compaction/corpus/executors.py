@@ -95,12 +95,15 @@ class DaskCluster:
 
     def wait_any(self, futures: list, timeout: float) -> list:
         from distributed import wait
+        from distributed.client import FuturesCancelledError
 
         try:
             with self.client.as_current():  # this client is not the process's default one
                 done, _ = wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
+        except (OSError, FuturesCancelledError) as error:  # the scheduler went away, or another client cancelled
+            raise CompactionError(f"lost the Dask cluster at {self.client.scheduler.address}: {error}") from None
         return list(done)
 
     def cancel(self, futures: list) -> None:

@@ -1,12 +1,15 @@
 """The corpus on a real Dask cluster (a scheduler and two worker processes on 127.0.0.1) gives the same
 rows and sweep as in-process, and nothing of the cluster listens beyond 127.0.0.1."""
 
+import math
 import os
+import time
 
 import psutil
 import pytest
 
 from compaction.corpus import Job, analyse, discover, executors
+from compaction.corpus.executors import open_executor, stream
 from compaction.errors import CompactionError
 
 distributed = pytest.importorskip("distributed")
@@ -54,3 +57,12 @@ def test_an_unreachable_scheduler_is_named(small_corpus, monkeypatch):
     monkeypatch.setattr(executors, "DASK_CONNECT_TIMEOUT_S", 1)
     with pytest.raises(CompactionError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         analyse(discover(small_corpus), Job(), scheduler="tcp://127.0.0.1:1")
+
+
+def test_tasks_slower_than_a_poll_and_failing_tasks(cluster):
+    with open_executor(scheduler=cluster.scheduler_address) as executor:
+        slow = list(stream(time.sleep, [3 * executors.POLL_S, 0.0], (), executor, on_failure=None))
+        failed = dict(stream(math.sqrt, [4.0, -1.0], (), executor,
+                             on_failure=lambda item, error: f"{item}: {type(error).__name__}"))
+    assert sorted(slow) == [(0, None), (1, None)]
+    assert failed == {0: 2.0, 1: "-1.0: ValueError"}
