@@ -57,8 +57,12 @@ class CliRun:
     max_rss: int  # bytes
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
+# The limit is set by the child itself, not by a preexec_fn: a preexec_fn makes subprocess fork the test
+# process, and the child's peak RSS (wait4) would then include the pages it inherited from a test process
+# grown by earlier tests, not just what the CLI used.
+_LIMITED = ("import resource, runpy, sys; "
+            f"resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE_LIMIT}, {ADDRESS_SPACE_LIMIT})); "
+            "sys.argv[0] = 'compaction'; runpy.run_module('compaction', run_name='__main__', alter_sys=True)")
 
 
 def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT_S) -> CliRun:
@@ -67,8 +71,8 @@ def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT
     stdout_path, stderr_path = out_dir / "stdout", out_dir / "stderr"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
-        proc = subprocess.Popen([sys.executable, "-m", "compaction", "run", str(path), *args], cwd=out_dir,
-                                stdout=stdout, stderr=stderr, env=env, preexec_fn=_limit_memory)
+        proc = subprocess.Popen([sys.executable, "-c", _LIMITED, "run", str(path), *args], cwd=out_dir,
+                                stdout=stdout, stderr=stderr, env=env)
     waited: list[tuple[int, int, resource.struct_rusage]] = []
     waiter = threading.Thread(target=lambda: waited.append(os.wait4(proc.pid, 0)), daemon=True)
     waiter.start()
