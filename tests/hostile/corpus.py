@@ -57,19 +57,33 @@ class CliRun:
     max_rss: int  # bytes
 
 
-# The limit is set by the child itself, not by a preexec_fn: a preexec_fn makes subprocess fork the test
-# process, and the child's peak RSS (wait4) would then include the pages it inherited from a test process
-# grown by earlier tests, not just what the CLI used.
-_LIMITED = ("import resource, runpy, sys; "
-            f"resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE_LIMIT}, {ADDRESS_SPACE_LIMIT})); "
-            "sys.argv[0] = 'compaction'; runpy.run_module('compaction', run_name='__main__', alter_sys=True)")
+# The child sets its own limit and, when it exits, writes its own peak resident memory (VmHWM of the
+# memory it mapped after exec) to the file named by PEAK_FILE_ENV. wait4's ru_maxrss is no measure
+# here: a child forked from a test process that earlier tests grew reports that process's peak too.
+PEAK_FILE_ENV = "COMPACTION_TEST_PEAK_FILE"
+_LIMITED = f"""
+import atexit, os, resource, runpy, sys
+resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE_LIMIT}, {ADDRESS_SPACE_LIMIT}))
+
+def _write_peak():
+    with open("/proc/self/status") as status:
+        peak_kb = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    with open(os.environ["{PEAK_FILE_ENV}"], "w") as out:
+        out.write(peak_kb)
+
+atexit.register(_write_peak)
+sys.argv[0] = "compaction"
+runpy.run_module("compaction", run_name="__main__", alter_sys=True)
+"""
 
 
 def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT_S) -> CliRun:
     """`python -m compaction run PATH ARGS` with the memory limit; killed after `timeout` (a hang)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stdout_path, stderr_path = out_dir / "stdout", out_dir / "stderr"
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    peak_path = out_dir / "peak_kb"
+    peak_path.unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(REPO), PEAK_FILE_ENV: str(peak_path)}
     with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
         proc = subprocess.Popen([sys.executable, "-c", _LIMITED, "run", str(path), *args], cwd=out_dir,
                                 stdout=stdout, stderr=stderr, env=env)
@@ -83,5 +97,6 @@ def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT
         raise AssertionError(f"{path.name}: the CLI did not finish within {timeout:.0f} s (a hang)")
     _, status, usage = waited[0]
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4; keep Popen from waiting again
+    peak_kb = int(peak_path.read_text()) if peak_path.exists() else usage.ru_maxrss  # killed: wait4's
     return CliRun(proc.returncode, stdout_path.read_text(errors="replace"),
-                  stderr_path.read_text(errors="replace"), usage.ru_maxrss * 1024)
+                  stderr_path.read_text(errors="replace"), peak_kb * 1024)
