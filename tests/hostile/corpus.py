@@ -12,6 +12,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,8 +82,9 @@ def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT
     """`python -m compaction run PATH ARGS` with the memory limit; killed after `timeout` (a hang)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stdout_path, stderr_path = out_dir / "stdout", out_dir / "stderr"
-    peak_path = out_dir / "peak_kb"
-    peak_path.unlink(missing_ok=True)
+    handle, peak_name = tempfile.mkstemp(prefix="peak-kb-")  # not in out_dir: tests read what lands there
+    os.close(handle)
+    peak_path = Path(peak_name)
     env = {**os.environ, "PYTHONPATH": str(REPO), PEAK_FILE_ENV: str(peak_path)}
     with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
         proc = subprocess.Popen([sys.executable, "-c", _LIMITED, "run", str(path), *args], cwd=out_dir,
@@ -97,6 +99,8 @@ def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT
         raise AssertionError(f"{path.name}: the CLI did not finish within {timeout:.0f} s (a hang)")
     _, status, usage = waited[0]
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4; keep Popen from waiting again
-    peak_kb = int(peak_path.read_text()) if peak_path.exists() else usage.ru_maxrss  # killed: wait4's
+    written = peak_path.read_text()
+    peak_path.unlink()
+    peak_kb = int(written) if written else usage.ru_maxrss  # killed before writing: wait4's figure
     return CliRun(proc.returncode, stdout_path.read_text(errors="replace"),
                   stderr_path.read_text(errors="replace"), peak_kb * 1024)
