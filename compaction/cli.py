@@ -5,6 +5,7 @@ import json
 import sys
 from pathlib import Path
 
+from .conversation import group_warnings
 from .errors import CompactionError
 from .importers import FORMATS as INPUT_FORMATS
 from .settings import DEFAULTS, HELP, Settings
@@ -94,6 +95,8 @@ def command_run(args: argparse.Namespace) -> int:
         data = result_dict(result, str(args.file))
         data["input"]["format"] = conversation.format
         data["input"]["warnings"] = [str(w) for w in conversation.warnings]
+        data["input"]["warning_groups"] = [{"kind": g.kind, "count": g.count, "lines": g.lines, "messages": g.indices,
+                                            "first": str(g.first[0])} for g in group_warnings(conversation.warnings)]
         if exact is not None:
             for row, count in zip(data["stages"], exact, strict=True):
                 row["exact_tokens"] = count
@@ -101,6 +104,8 @@ def command_run(args: argparse.Namespace) -> int:
     else:
         print(f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
               f"{len(conversation.warnings)} warning(s)")
+        for group in group_warnings(conversation.warnings):
+            print(f"  warning: {group.summary()}")
         print(stage_table(result))
         if exact is not None:
             print("exact tokens (API): " + ", ".join(f"{s.layer} {n:,}" for s, n in zip(result.stages, exact,
@@ -153,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args)
     except CompactionError as error:
         print(f"compaction: error: {error}", file=sys.stderr)
+    except BrokenPipeError:  # the reader stopped early (`| head`): nothing more to say
+        sys.stderr = None
+        return 0
     except OSError as error:
         print(f"compaction: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
     except RecursionError:

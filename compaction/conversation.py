@@ -1,7 +1,10 @@
 """The loaded conversation: messages in Anthropic form plus what loading learned."""
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+_NUMBERS = re.compile(r"\d[\d,]*")
 
 
 @dataclass(frozen=True)
@@ -14,6 +17,12 @@ class LoadWarning:
     message: str
     index: int | None = None
     line: int | None = None
+    kind: str = ""  # what sort of problem, for grouping (see group_warnings); "" groups by the text
+
+    @property
+    def group(self) -> str:
+        """What groups it with others: its kind, else its text with the numbers taken out."""
+        return self.kind or _NUMBERS.sub("#", self.message)
 
     def __str__(self) -> str:
         where = []
@@ -48,7 +57,52 @@ class Conversation:
     metadata: dict[str, Any] = field(default_factory=dict)
     usage: list[dict[str, int] | None] = field(default_factory=list)
     timestamps: list[str | None] = field(default_factory=list)
+    # check_pairs of `messages`, computed once by the loader (None: not checked yet)
+    pair_problems: list | None = field(default=None, repr=False)
 
     @property
     def has_usage(self) -> bool:
         return any(entry is not None for entry in self.usage)
+
+
+@dataclass(frozen=True)
+class WarningGroup:
+    """Warnings of one kind: how many, and the first few (with their lines and message indices)."""
+
+    kind: str
+    count: int
+    first: tuple[LoadWarning, ...]
+
+    @property
+    def lines(self) -> list[int]:
+        return [warning.line for warning in self.first if warning.line is not None]
+
+    @property
+    def indices(self) -> list[int]:
+        return [warning.index for warning in self.first if warning.index is not None]
+
+    def summary(self) -> str:
+        """One line: the first warning's text, the count, and where the first ones are."""
+        text = self.first[0].message
+        if self.count == 1:
+            return str(self.first[0])
+        where = []
+        if self.lines:
+            where.append("lines " + ", ".join(f"{line:,}" for line in self.lines))
+        if self.indices:
+            where.append("messages " + ", ".join(f"{index:,}" for index in self.indices))
+        more = ", ..." if self.count > len(self.first) else ""
+        return f"{self.count:,} x {text} (first at {'; '.join(where)}{more})" if where else f"{self.count:,} x {text}"
+
+
+def group_warnings(warnings: list[LoadWarning], shown: int = 3) -> list[WarningGroup]:
+    """Warnings grouped by kind, in order of first appearance, so one frequent kind cannot bury the rest."""
+    groups: dict[str, list[LoadWarning]] = {}
+    counts: dict[str, int] = {}
+    for warning in warnings:
+        key = warning.group
+        counts[key] = counts.get(key, 0) + 1
+        kept = groups.setdefault(key, [])
+        if len(kept) < shown:
+            kept.append(warning)
+    return [WarningGroup(key, counts[key], tuple(first)) for key, first in groups.items()]

@@ -109,7 +109,9 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
     if isinstance(conversation, History):
         return conversation
     overhead = 0
+    problems = None
     if isinstance(conversation, Conversation):
+        problems = conversation.pair_problems
         if conversation.system:
             overhead += len(str(conversation.system))
         if conversation.tools:
@@ -127,6 +129,7 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
         originals=messages,
         result_blocks=ResultBlocks(messages),
         overhead=overhead,
+        _pair_problems=problems,
     )
 
 

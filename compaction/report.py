@@ -4,6 +4,7 @@ from typing import Any
 
 from .events import event_dict
 from .pipeline import LAYER_TITLES, PipelineResult
+from .validity import is_waiting_call
 
 
 def stage_rows(result: PipelineResult) -> list[dict[str, Any]]:
@@ -58,6 +59,21 @@ def stage_table(result: PipelineResult) -> str:
                  f"{len(result.placeholders)} placeholders; L4: {result.summary.reason}")
     if result.summary and result.summary.error:
         lines.append(f"summary failed: {result.summary.error} (history kept as after L2)")
-    lines.append("tool pairs intact" if result.valid else
-                 "BROKEN tool pairs: " + "; ".join(str(p) for p in result.problems[:5]))
+    lines.append(pairs_line(result))
     return "\n".join(lines)
+
+
+def pairs_line(result: PipelineResult) -> str:
+    """Whether what is sent keeps every tool pair; a call still waiting for its result at the end of
+    the input is said apart, since compaction did not cause it."""
+    count = result.final.count
+    waiting_before = {p.tool_use_id for p in result.input_problems
+                      if is_waiting_call(p, result.stages[0].count)} if result.problems else set()
+    broken = [p for p in result.problems
+              if not (is_waiting_call(p, count) and p.tool_use_id in waiting_before)]
+    if broken:
+        return "BROKEN tool pairs: " + "; ".join(str(p) for p in broken[:5])
+    if result.problems:
+        waiting = ", ".join(repr(p.tool_use_id) for p in result.problems)
+        return f"tool pairs intact; the last call ({waiting}) still waits for its result, as in the input"
+    return "tool pairs intact"

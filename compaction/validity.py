@@ -56,3 +56,10 @@ def check_pairs(messages: list[Message]) -> list[PairProblem]:
 
 def is_valid(messages: list[Message]) -> bool:
     return not check_pairs(messages)
+
+
+def is_waiting_call(problem: PairProblem, message_count: int) -> bool:
+    """A call in the last message whose result has not come yet: a log that stopped while a tool ran.
+    Sending it as it is would be refused, but compaction did not cause it, and the agent would first
+    append the result."""
+    return problem.kind == "unanswered_tool_use" and problem.index == message_count - 1

@@ -29,6 +29,8 @@ def add_generate_command(subparsers) -> argparse.ArgumentParser:
                         help="share of turns with parallel tool calls, 0 to 1 (default 0.15)")
     parser.add_argument("--format", choices=OUTPUT_FORMATS, default="anthropic",
                         help="file format to write (default: anthropic JSON)")
+    parser.add_argument("--no-message-ids", dest="message_ids", action="store_false",
+                        help="claude-code format: leave out message.id and requestId, as re-exported logs do")
     parser.add_argument("-o", "--output", type=Path, help="output file (default: standard output)")
     parser.set_defaults(handler=command_generate)
     return parser
@@ -40,7 +42,7 @@ def command_generate(args: argparse.Namespace) -> int:
     else:
         messages = generate("realistic", turns=args.turns, typical_output=args.typical_output,
                             max_output=args.max_output, parallel_share=args.parallel_share, seed=args.seed)
-    text = render(messages, args.format, args.seed)
+    text = render(messages, args.format, args.seed, args.message_ids)
     if args.output is None:
         sys.stdout.write(text)
     else:
@@ -50,10 +52,10 @@ def command_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def render(messages: list[dict], output_format: str, seed: int = 0) -> str:
+def render(messages: list[dict], output_format: str, seed: int = 0, message_ids: bool = True) -> str:
     """The text of a file holding `messages` in `output_format`."""
     if output_format == "claude-code":
-        log = ClaudeCodeLog(seed=seed)
+        log = ClaudeCodeLog(seed=seed, ids=message_ids)
         log.messages(messages)
         return log.jsonl()
     value = to_openai(messages) if output_format == "openai" else messages

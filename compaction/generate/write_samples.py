@@ -5,8 +5,10 @@ Everything is generated from fixed seeds, so running it again gives the same byt
 
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
+from ..messages import content_text
 from .claude_code_log import ClaudeCodeLog
 from .openai_export import to_openai
 from .realistic import realistic_session
@@ -55,11 +57,12 @@ def claude_code_session() -> str:
     log.messages(realistic_session(turns=4, typical_output=600, max_output=6000, parallel_share=0.5, seed=21))
     log.assistant([{"type": "text", "text": "The crash comes from `export_rows` assuming one row. I can add a "
                                             "cache of parsed rows, or guard the empty case. Which do you prefer?"}])
-    branch_point = log.head
+    branch_point = log.mark()
     # The abandoned branch: the person later rewinds to branch_point and asks for something else.
     log.user("Go with the cache.")
     log.assistant([{"type": "text", "text": "Adding an LRU cache around the parser."}])
-    log.user("No cache after all: just guard the empty case. And don't add any dependencies.", parent=branch_point)
+    log.rewind(branch_point)
+    log.user("No cache after all: just guard the empty case. And don't add any dependencies.")
     task = {"type": "tool_use", "id": "toolu_01TaskSearchCallers000001", "name": "Task",
             "input": {"description": "Find callers", "prompt": "List every caller of export_rows."}}
     log.assistant([{"type": "text", "text": "I'll have a subagent list the callers first."}, task])
@@ -73,8 +76,27 @@ def claude_code_session() -> str:
                          "Summary: fixing the crash of `export` on empty input; constraint: no new "
                          "dependencies; export_rows now returns [] for no rows; remaining: changelog.")
     log.messages(realistic_session(turns=3, typical_output=600, max_output=6000, seed=23)[1:])
-    log.other("custom-title", customTitle="Fix export on empty input", sessionId=log.session_id)
+    log.other("ai-title", aiTitle="Fix export on empty input", sessionId=log.session_id)
     log.other("summary", summary="Fix export crash on empty input", leafUuid=log.head)
+    return log.jsonl()
+
+
+def claude_code_long_session(turns: int = 320, window: int = 200_000, buffer: int = 45_000) -> str:
+    """A long session with the usage every response recorded, compacted by the agent itself whenever
+    the context passed `window - buffer` tokens, as Claude Code's auto-compact does."""
+    log = ClaudeCodeLog(seed=5, start=datetime(2025, 6, 2, 9, 0, tzinfo=UTC))
+    messages = realistic_session(turns=turns, typical_output=1_500, max_output=40_000, parallel_share=0.25,
+                                 seed=51)
+    log.messages(messages[:1])
+    for start in range(1, len(messages), 2):  # an assistant turn and its answer
+        log.messages(messages[start:start + 2])
+        pre = log.overhead_tokens + log.context_tokens
+        if pre > window - buffer and start + 2 < len(messages) and messages[start + 1]["role"] == "user":
+            summary = ("This session is being continued from a previous conversation that ran out of context. "
+                       f"Summary: {content_text(messages[0]['content'])[:300]} Work so far: {start // 2} turns of "
+                       "reading, searching, editing and running the tests; the remaining failures are listed "
+                       "in the last test run.")
+            log.compact_boundary("auto", pre, summary)
     return log.jsonl()
 
 
@@ -108,6 +130,7 @@ def write_samples(folder: Path) -> list[Path]:
     files = {
         "anthropic_request.json": _json(anthropic_request(), indent=1),
         "claude_code_session.jsonl": claude_code_session(),
+        "claude_code_long_session.jsonl": claude_code_long_session(),
         "openai_chat.json": _json(openai_chat(), indent=1),
         "seed_demo.json": _json(seed_demo()),
         "realistic_session.json": _json(realistic_session(turns=500, typical_output=800, max_output=60_000,

@@ -8,26 +8,20 @@ naming the file and the line, field or message index; never a bare exception.
 from pathlib import Path
 from typing import Any
 
-from ..conversation import Conversation
+from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from ..limits import check_value_count
-from . import anthropic, claude_code, openai
-from .source import (
-    MAX_FILE_BYTES,
-    MAX_NESTING_DEPTH,
-    decode,
-    jsonl_objects,
-    looks_like_jsonl,
-    parse_json,
-    read_source,
-)
+from . import anthropic, claude_code, openai, openhands, swe_agent
+from .jsonl import read_lines
+from .source import MAX_FILE_BYTES, MAX_NESTING_DEPTH, parse_document, read_source
 from .surrogates import might_hold_surrogates, without_lone_surrogates
 
-FORMATS = ("auto", "anthropic", "claude-code", "openai")
+FORMATS = ("auto", "anthropic", "claude-code", "openai", "swe-agent", "openhands")
 
 # Roles and keys only OpenAI chat messages have.
 _OPENAI_ROLES = ("system", "developer", "tool", "function")  # a tuple: roles may be unhashable junk
 _OPENAI_KEYS = ("tool_calls", "tool_call_id", "function_call")
+_ANTHROPIC_BLOCKS = ("tool_use", "tool_result", "thinking", "image", "document")
 
 
 def load_conversation(source: str | Path | bytes, format: str = "auto", name: str | None = None) -> Conversation:
@@ -35,45 +29,69 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     if format not in FORMATS:
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     data, label = read_source(source, name)
-    text = decode(data, label)
-    del data
-    check_value_count(text, label)  # before parsing: the memory bound (docs/limits.md)
-    conversation = _parse(text, label, format)
-    if might_hold_surrogates(text):
+    check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
+    conversation = _parse(data, label, format)
+    if might_hold_surrogates(data):
         conversation = without_lone_surrogates(conversation)
     return conversation
 
 
-def _parse(text: str, label: str, format: str) -> Conversation:
+def _parse(data: bytes, label: str, format: str) -> Conversation:
     if format == "claude-code":
-        return claude_code.load(text, label)
-    if looks_like_jsonl(text) and format in ("auto", "anthropic"):
-        if format == "anthropic" or _first_line_is_message(text, label):
-            return anthropic.from_jsonl(text, label)
-        return claude_code.load(text, label)
-    value = parse_json(text, label)
+        return claude_code.load(read_lines(data, label))
+    document = parse_document(data, label)
+    if document is None:  # JSON lines
+        lines = read_lines(data, label)
+        if format == "anthropic" or (format == "auto" and _first_object_is_message(lines.objects)):
+            return anthropic.from_lines(lines)
+        if format in ("auto", "openhands", "swe-agent") and lines.objects and _is_run_record(lines.objects[0][1]):
+            return _first_run(lines, format)
+        if format in ("auto", "claude-code"):
+            return claude_code.load(lines)
+        raise ConversationError(f"the {format} format is one JSON document, not JSON lines", where=label)
+    value = document.value
     detected = detect_format(value) if format == "auto" else format
     if detected == "claude-code":
-        return claude_code.load(text, label)
+        return claude_code.load(read_lines(data, label))
+    if detected == "swe-agent":
+        return swe_agent.from_json(value, label)
+    if detected == "openhands":
+        return openhands.from_json(value, label)
     if detected == "openai":
         return openai.from_json(value, label)
     return anthropic.from_json(value, label)
 
 
 def detect_format(value: Any) -> str:
-    """The format of a parsed JSON document: "claude-code" (a one-line session), "openai" or "anthropic"."""
+    """The format of a parsed JSON document, from its top level and its first messages."""
     if isinstance(value, dict) and "messages" not in value and isinstance(value.get("type"), str) \
-            and ("uuid" in value or "sessionId" in value):
+            and any(key in value for key in ("uuid", "sessionId", "leafUuid")):
         return "claude-code"
+    if swe_agent.looks_like(value):
+        return "swe-agent"
+    if openhands.looks_like(value):
+        return "openhands"
     if isinstance(value, dict):
         tools = value.get("tools")
         if isinstance(tools, list) and any(
                 isinstance(t, dict) and ("function" in t or t.get("type") == "function") for t in tools):
             return "openai"
         value = value.get("messages")
-    if isinstance(value, list) and any(_is_openai_message(message) for message in value):
-        return "openai"
+    if not isinstance(value, list):
+        return "anthropic"
+    # An Anthropic block or an OpenAI key decides; a plain chat shows neither, so look further only then.
+    for message in value:
+        if _is_openai_message(message):
+            return "openai"
+        if _has_anthropic_blocks(message):
+            return "anthropic"
     return "anthropic"
+
+
+def _has_anthropic_blocks(message: Any) -> bool:
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content)
 
 
 def _is_openai_message(message: Any) -> bool:
@@ -86,11 +104,29 @@ def _is_openai_message(message: Any) -> bool:
         isinstance(part, dict) and part.get("type") == "image_url" for part in content)
 
 
-def _first_line_is_message(text: str, label: str) -> bool:
+def _is_run_record(value: dict) -> bool:
+    """A line of an evaluation's output file: one agent run, its conversation under `history`."""
+    return isinstance(value.get("history"), list) and "type" not in value and "role" not in value
+
+
+def _first_run(lines, format: str) -> Conversation:
+    """The first run of an evaluation output (one run a line), with a note of how many there are."""
+    number, row = lines.objects[0]
+    kind = format if format != "auto" else ("openhands" if openhands.looks_like(row["history"]) else "swe-agent")
+    loader = openhands if kind == "openhands" else swe_agent
+    conversation = loader.from_json(row if kind == "swe-agent" else row["history"], f"{lines.label}: line {number}")
+    runs = len(lines.objects)
+    if runs > 1:
+        name = row.get("instance_id") or number
+        conversation.warnings.insert(0, LoadWarning(
+            f"the file holds {runs:,} runs, one a line; the first (instance {name}) is loaded", kind="first_run"))
+    conversation.source = lines.label
+    return conversation
+
+
+def _first_object_is_message(objects: list[tuple[int, dict]]) -> bool:
     """JSONL of bare messages (the pipeline's transcripts) rather than Claude Code session lines."""
-    for _, first in jsonl_objects(text, label):
-        return "role" in first and "type" not in first
-    return False
+    return bool(objects) and "role" in objects[0][1] and "type" not in objects[0][1]
 
 
 __all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "detect_format", "load_conversation"]

@@ -9,7 +9,8 @@ from typing import Any
 from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from .checks import build_conversation, check_message
-from .source import jsonl_objects, kind_of
+from .jsonl import JsonLines
+from .source import kind_of
 
 FORMAT = "anthropic"
 
@@ -37,13 +38,16 @@ def from_json(value: Any, label: str) -> Conversation:
     return _conversation(value, system, tools, warnings, label)
 
 
-def from_jsonl(text: str, label: str) -> Conversation:
-    """A conversation from one message object a line."""
-    messages, warnings = [], []
-    for number, message in jsonl_objects(text, label):
+def from_lines(lines: JsonLines) -> Conversation:
+    """A conversation from one message object a line (lines that are not JSON objects skipped)."""
+    label = lines.label
+    messages, warnings = [], [w for w in (lines.skipped_warning(),) if w]
+    for number, message in lines.objects:
         for warning in check_message(message, f"{label}: line {number}"):
             warnings.append(LoadWarning(warning, index=len(messages), line=number))
         messages.append(message)
+    if not messages:
+        raise ConversationError("no message lines" + lines.first_problem(), where=label)
     return _conversation(messages, None, [], warnings, label)
 
 

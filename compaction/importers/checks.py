@@ -10,7 +10,7 @@ from typing import Any
 from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from ..limits import check_message_count
-from ..validity import check_pairs
+from ..validity import PairProblem, check_pairs
 from .source import kind_of
 
 ROLES = ("user", "assistant")
@@ -85,29 +85,39 @@ def only_tool_results(content: Any) -> bool:
         isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
 
 
-def history_warnings(messages: list[dict], fresh_starts: frozenset[int] = frozenset()) -> list[LoadWarning]:
-    """Same-role runs and broken tool pairs, in message order.
+def same_role_warnings(messages: list[dict], fresh_starts: frozenset[int] = frozenset()) -> list[LoadWarning]:
+    """Two messages of one role in a row. `fresh_starts` are indices where a new context begins (after
+    a recorded compaction), where a message of the same role as the one before is expected."""
+    roles = [message["role"] for message in messages]
+    return [LoadWarning(f"two {roles[index]} messages in a row", index=index, kind="same_role")
+            for index in range(1, len(roles)) if roles[index] == roles[index - 1] and index not in fresh_starts]
 
-    `fresh_starts` are indices where a new context begins (after a recorded compaction), where a
-    message of the same role as the one before is expected.
-    """
-    warnings = []
-    for index in range(1, len(messages)):
-        role = messages[index]["role"]
-        if role == messages[index - 1]["role"] and index not in fresh_starts:
-            warnings.append(LoadWarning(f"two {role} messages in a row", index=index))
-    warnings.extend(LoadWarning(problem.detail, index=problem.index) for problem in check_pairs(messages))
-    return warnings
+
+def pair_warnings(messages: list[dict], problems: list[PairProblem]) -> list[LoadWarning]:
+    """The broken pairs as warnings; a call in the last message still waiting for its result is its own
+    kind: the log stopped before the tool answered, which compaction did not cause."""
+    last = len(messages) - 1
+    return [LoadWarning(problem.detail, index=problem.index,
+                        kind=WAITING_CALL if problem.kind == "unanswered_tool_use" and problem.index == last
+                        else problem.kind)
+            for problem in problems]
+
+
+WAITING_CALL = "waiting_call"
 
 
 def build_conversation(messages: list[dict], label: str, format: str, warnings: list[LoadWarning],
-                       system: Any = None, tools: list | None = None,
-                       metadata: dict | None = None, fresh_starts: frozenset[int] = frozenset()) -> Conversation:
-    """The loaded conversation, after the checks across messages; warnings sorted by message index."""
+                       system: Any = None, tools: list | None = None, metadata: dict | None = None,
+                       fresh_starts: frozenset[int] = frozenset(), usage: list | None = None,
+                       timestamps: list | None = None) -> Conversation:
+    """The loaded conversation, after the checks across messages; warnings sorted by message index.
+    The pair check runs here once: the conversation carries its result to every later reader."""
     if not messages:
         raise ConversationError("the conversation has no messages", where=label)
     check_message_count(len(messages), label)
-    warnings = sorted(warnings + history_warnings(messages, fresh_starts),
+    problems = check_pairs(messages)
+    warnings = sorted(warnings + same_role_warnings(messages, fresh_starts) + pair_warnings(messages, problems),
                       key=lambda warning: -1 if warning.index is None else warning.index)
     return Conversation(messages=messages, system=system, tools=tools or [], format=format, source=label,
-                        warnings=warnings, metadata=metadata or {})
+                        warnings=warnings, metadata=metadata or {}, usage=usage or [], timestamps=timestamps or [],
+                        pair_problems=problems)

@@ -10,8 +10,10 @@ from typing import Any
 
 from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
+from ..messages import has_tool_use
 from .checks import build_conversation, check_message, only_tool_results
 from .source import MAX_NESTING_DEPTH, kind_of, too_deep
+from .unique_ids import make_tool_ids_unique
 
 FORMAT = "openai"
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -30,24 +32,34 @@ def from_json(value: Any, label: str) -> Conversation:
         value = value["messages"]
     if not isinstance(value, list):
         raise ConversationError(f"expected a list of messages, got {kind_of(value)}", where=label)
-    converter = _Converter(label)
+    converter = Converter(label)
     for index, message in enumerate(value):
         converter.add(message, index)
     system = "\n\n".join(converter.system) if converter.system else None
-    return build_conversation(converter.messages, label, FORMAT, converter.warnings, system=system, tools=tools)
+    return converter.conversation(FORMAT, system, tools)
 
 
-class _Converter:
+class Converter:
     """Builds the Anthropic messages one OpenAI message at a time."""
 
-    def __init__(self, label: str):
+    def __init__(self, label: str, list_name: str = "messages"):
         self.label = label
+        self.list_name = list_name  # how error messages name the source list
         self.messages: list[dict] = []
         self.system: list[str] = []
         self.warnings: list[LoadWarning] = []
+        self.usage: dict[int, dict] = {}  # message index -> what the model call recorded, where known
+
+    def conversation(self, format: str, system: Any, tools: list[dict], metadata: dict | None = None) -> Conversation:
+        """The converted messages, tool-call ids made unique, after the checks across messages."""
+        renamed = make_tool_ids_unique(self.messages)
+        warnings = self.warnings + ([renamed] if renamed else [])
+        usage = [self.usage.get(index) for index in range(len(self.messages))] if self.usage else []
+        return build_conversation(self.messages, self.label, format, warnings, system=system, tools=tools,
+                                  metadata=metadata, usage=usage)
 
     def add(self, message: Any, index: int) -> None:
-        where = f"{self.label}: messages[{index}]"
+        where = f"{self.label}: {self.list_name}[{index}]"
         if not isinstance(message, dict):
             raise ConversationError(f"a message must be an object, got {kind_of(message)}", where=where)
         role = message.get("role")
@@ -65,6 +77,18 @@ class _Converter:
             if role == "assistant":
                 converted["content"] = self._with_tool_calls(converted["content"], message, where)
             self._append(converted, where)
+
+    def add_or_merge(self, message: dict, index: int) -> None:
+        """Add a message; a plain-text one of the same role as the last is merged into it instead (the
+        Messages API merges consecutive turns of one role), unless that would put text after a call."""
+        last = self.messages[-1] if self.messages else None
+        role, content = message.get("role"), message.get("content")
+        if last is None or last["role"] != role or not isinstance(content, str) or role not in ("user", "assistant") \
+                or (role == "assistant" and has_tool_use(last)):
+            self.add(message, index)
+            return
+        blocks = last["content"] if isinstance(last["content"], list) else [{"type": "text", "text": last["content"]}]
+        last["content"] = [*blocks, {"type": "text", "text": content}]
 
     def _append(self, message: dict, where: str) -> None:
         for text in check_message(message, where):

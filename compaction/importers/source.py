@@ -1,13 +1,17 @@
-"""Reading a conversation file safely: size bound, UTF-8 decoding, JSON / JSONL parsing, nesting bound.
+"""Reading a conversation file safely: size bound, one parse of the bytes, nesting bound, clear errors.
 
+The bytes are parsed once, by orjson. The standard parser runs only where orjson refuses what JSON
+allows (lone surrogates such as "\\ud800", integers past 64 bits) and to word an error (line, column).
 Every failure becomes a ConversationError naming the file and, where it helps, the line or byte offset.
 """
 
 import json
 import sys
-from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from .. import limits
 from ..errors import ConversationError
@@ -17,28 +21,40 @@ MAX_FILE_BYTES = limits.MAX_FILE_BYTES
 MAX_NESTING_DEPTH = limits.MAX_NESTING_DEPTH
 
 Source = str | Path | bytes | bytearray
+_BOM = b"\xef\xbb\xbf"
+# The standard parser's words, which stop mid-phrase ("Unterminated string starting at"), said whole.
+_PLAIN_JSON_ERRORS = {
+    "Unterminated string starting at": "a string is not closed (the file may be cut off)",
+    "Expecting value": "a value is missing",
+    "Extra data": "more data after the end of the JSON document",
+}
 
 
 def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
-    """The raw bytes of `source` and the name to use in messages about it."""
+    """The raw bytes of `source` (a leading UTF-8 BOM dropped) and the name to use in messages."""
     if isinstance(source, bytes | bytearray):
         data = bytes(source)
         label = name or "<bytes>"
         _check_size(len(data), label)
-        return data, label
-    if not isinstance(source, str | Path):
+    elif isinstance(source, str | Path):
+        path = Path(source)
+        label = name or path.name
+        try:
+            _check_size(path.stat().st_size, label)
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise ConversationError("no such file", where=str(path)) from None
+        except IsADirectoryError:
+            raise ConversationError("is a directory, not a file", where=str(path)) from None
+        except OSError as exc:
+            raise ConversationError(f"cannot read the file: {exc.strerror or exc}", where=str(path)) from None
+    else:
         raise ConversationError(f"expected a file path or bytes, got {type(source).__name__}")
-    path = Path(source)
-    label = name or path.name
-    try:
-        _check_size(path.stat().st_size, label)
-        return path.read_bytes(), label
-    except FileNotFoundError:
-        raise ConversationError("no such file", where=str(path)) from None
-    except IsADirectoryError:
-        raise ConversationError("is a directory, not a file", where=str(path)) from None
-    except OSError as exc:
-        raise ConversationError(f"cannot read the file: {exc.strerror or exc}", where=str(path)) from None
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    if not data or data.isspace():  # neither copies the bytes, unlike strip()
+        raise ConversationError("the file is empty", where=label)
+    return data, label
 
 
 def _check_size(size: int, label: str) -> None:
@@ -48,95 +64,114 @@ def _check_size(size: int, label: str) -> None:
             where=label)
 
 
-def decode(data: bytes, label: str) -> str:
-    """UTF-8 text of `data` (a leading BOM is dropped); invalid bytes are reported by offset and line."""
+def utf8_error(data: bytes, label: str) -> ConversationError | None:
+    """The error naming the first byte that is not UTF-8 (offset and line), or None when all are."""
     try:
-        text = data.decode("utf-8-sig")
+        data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise ConversationError(
-            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} (line {line})",
-            where=label) from None
-    if not text.strip():
-        raise ConversationError("the file is empty", where=label)
-    return text
+        return ConversationError(
+            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} (line {line})", where=label)
+    return None
 
 
 def too_deep(value: Any, limit: int = MAX_NESTING_DEPTH) -> bool:
-    """Whether containers nest deeper than `limit`; iterative, so it cannot overflow the stack itself."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
+    """Whether containers nest deeper than `limit`. One level at a time, the inner loop at C speed:
+    only containers are carried to the next level, so strings and numbers cost one type check each."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
         if depth > limit:
             return True
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        for child in children:
-            if isinstance(child, dict | list):
-                stack.append((child, depth + 1))
+        children = []
+        for item in level:
+            values = item.values() if type(item) is dict else item
+            children.extend([child for child in values if type(child) is dict or type(child) is list])
+        level = children
     return False
 
 
-def _depth_error(where: str) -> ConversationError:
+def depth_error(where: str) -> ConversationError:
     return ConversationError(f"nested deeper than the maximum of {MAX_NESTING_DEPTH} levels", where=where)
 
 
-def _number_error(exc: ValueError, where: str) -> ConversationError:
-    # json raises a plain ValueError (not JSONDecodeError) for an integer longer than Python converts
-    return ConversationError(
-        f"not valid JSON: a number has more than {sys.get_int_max_str_digits():,} digits", where=where)
-
-
-def parse_json(text: str, label: str) -> Any:
-    """The JSON value of a whole file."""
+def _standard_parse(data: bytes, where: str) -> Any:
+    """The standard parser's value of `data`; its failure worded for a person."""
     try:
-        value = json.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise utf8_error(data, where) from None
+    try:
+        return json.loads(text)
     except RecursionError:
-        raise _depth_error(label) from None
+        raise depth_error(where) from None
     except json.JSONDecodeError as exc:
+        message = _PLAIN_JSON_ERRORS.get(exc.msg, exc.msg)
+        raise ConversationError(f"not valid JSON: line {exc.lineno}, column {exc.colno}: {message}",
+                                where=where) from None
+    except ValueError:
+        # an integer longer than Python converts: a plain ValueError, not JSONDecodeError
         raise ConversationError(
-            f"not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}", where=label) from None
-    except ValueError as exc:
-        raise _number_error(exc, label) from None
-    if too_deep(value):
-        raise _depth_error(label)
-    return value
+            f"not valid JSON: a number has more than {sys.get_int_max_str_digits():,} digits", where=where) from None
 
 
-def looks_like_jsonl(text: str) -> bool:
-    """True when the text starts with one JSON value followed by more on later lines."""
+@dataclass(frozen=True)
+class Document:
+    """A file that is one JSON value."""
+
+    value: Any
+
+
+def parse_document(data: bytes, label: str) -> "Document | None":
+    """The file as one JSON value, or None when it is JSON lines: its first line that is not blank or
+    a // comment is a JSON object of its own, and the whole is not one value (more follows it, or a
+    line is cut off). Errors of a whole document raise."""
     try:
-        json.loads(text)
-    except json.JSONDecodeError as exc:
-        # json stops after the first value and reports "Extra data": cheap even for a huge file.
-        return exc.msg == "Extra data"
-    except (RecursionError, ValueError):
-        return False
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if _first_line_is_object(data):
+            return None
+        if "depth" in exc.msg:
+            raise depth_error(label) from None
+        # orjson refuses some of what JSON allows (NaN, lone surrogates "\ud800", huge numbers): the
+        # standard parser reads those, and words the errors of the rest with line and column
+        value = _standard_parse(data, label)
+    if too_deep(value):
+        raise depth_error(label)
+    return Document(value)
+
+
+def _first_line_is_object(data: bytes, lines: int = 50) -> bool:
+    start = 0
+    for _ in range(lines):
+        end = data.find(b"\n", start)
+        line = data[start:end if end >= 0 else len(data)].strip()  # one line copied, never the rest
+        start = end + 1
+        if line and not line.startswith(b"//"):
+            if not (line.startswith(b"{") and line.endswith(b"}")):
+                return False
+            try:
+                return isinstance(loads_line(line), dict)
+            except (ValueError, RecursionError):
+                return False
+        if end < 0:
+            break
     return False
 
 
-def jsonl_objects(text: str, label: str) -> Iterator[tuple[int, dict]]:
-    """(line number, object) for each non-blank line; a line that is not a JSON object is an error."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{label}: line {number}"
-        try:
-            value = json.loads(line)
-        except RecursionError:
-            raise _depth_error(where) from None
-        except json.JSONDecodeError as exc:
-            raise ConversationError(f"not valid JSON (column {exc.colno}): {exc.msg}", where=where) from None
-        except ValueError as exc:
-            raise _number_error(exc, where) from None
-        if not isinstance(value, dict):
-            raise ConversationError(f"expected a JSON object, got {kind_of(value)}", where=where)
-        if too_deep(value):
-            raise _depth_error(where)
-        yield number, value
+def loads_line(line: bytes) -> Any:
+    """One JSON text by orjson, or by the standard parser where only it accepts the text (NaN, lone
+    surrogates, huge numbers); ValueError (or RecursionError) when neither does."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        if "depth" in exc.msg:
+            raise RecursionError(exc.msg) from None
+    return json.loads(line.decode("utf-8"))
 
 
 def kind_of(value: Any) -> str:
     """How a JSON value is named in error messages."""
     names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
     return names.get(type(value), "a number")
-

@@ -12,13 +12,13 @@ from typing import Any
 from ..conversation import Conversation, LoadWarning
 
 # A \u escape of a surrogate in the raw text: only then can a parsed string hold one (cheap test).
-_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 _LONE = re.compile("[\ud800-\udfff]")
 REPLACEMENT = "\ufffd"
 
 
-def might_hold_surrogates(text: str) -> bool:
-    return _ESCAPE.search(text) is not None
+def might_hold_surrogates(data: bytes) -> bool:
+    return _ESCAPE.search(data) is not None
 
 
 def _clean(value: Any) -> tuple[Any, int]:

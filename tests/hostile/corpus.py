@@ -12,7 +12,6 @@ import os
 import resource
 import subprocess
 import sys
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,37 +57,38 @@ class CliRun:
     max_rss: int  # bytes
 
 
-# The child sets its own limit and, when it exits, writes its own peak resident memory (VmHWM of the
-# memory it mapped after exec) to the file named by PEAK_FILE_ENV. wait4's ru_maxrss is no measure
-# here: a child forked from a test process that earlier tests grew reports that process's peak too.
-PEAK_FILE_ENV = "COMPACTION_TEST_PEAK_FILE"
-_LIMITED = f"""
-import atexit, os, resource, runpy, sys
-resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE_LIMIT}, {ADDRESS_SPACE_LIMIT}))
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
 
-def _write_peak():
-    with open("/proc/self/status") as status:
-        peak_kb = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
-    with open(os.environ["{PEAK_FILE_ENV}"], "w") as out:
-        out.write(peak_kb)
 
-atexit.register(_write_peak)
+# `python -m compaction ARGS` that writes its own peak resident memory (VmHWM) to a file as it exits. The
+# rusage of a child is no measure: a forked child starts with its parent's high-water mark, which a
+# test worker that loaded a big case in-process has raised.
+_MEASURED_RUN = """
+import atexit, re, runpy, sys
+peak_file = sys.argv.pop(1)
+def _report():
+    status = open("/proc/self/status").read()
+    open(peak_file, "w").write(str(int(re.search(r"VmHWM:\\s+(\\d+) kB", status).group(1)) * 1024))
+atexit.register(_report)
 sys.argv[0] = "compaction"
 runpy.run_module("compaction", run_name="__main__", alter_sys=True)
 """
+
+
+def _peak_file(out_dir: Path) -> Path:
+    return out_dir.with_name(out_dir.name + ".peak")  # beside the folder, which must hold only the outputs
 
 
 def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT_S) -> CliRun:
     """`python -m compaction run PATH ARGS` with the memory limit; killed after `timeout` (a hang)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stdout_path, stderr_path = out_dir / "stdout", out_dir / "stderr"
-    handle, peak_name = tempfile.mkstemp(prefix="peak-kb-")  # not in out_dir: tests read what lands there
-    os.close(handle)
-    peak_path = Path(peak_name)
-    env = {**os.environ, "PYTHONPATH": str(REPO), PEAK_FILE_ENV: str(peak_path)}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
-        proc = subprocess.Popen([sys.executable, "-c", _LIMITED, "run", str(path), *args], cwd=out_dir,
-                                stdout=stdout, stderr=stderr, env=env)
+        proc = subprocess.Popen([sys.executable, "-c", _MEASURED_RUN, str(_peak_file(out_dir)), "run", str(path),
+                                 *args],
+                                cwd=out_dir, stdout=stdout, stderr=stderr, env=env, preexec_fn=_limit_memory)
     waited: list[tuple[int, int, resource.struct_rusage]] = []
     waiter = threading.Thread(target=lambda: waited.append(os.wait4(proc.pid, 0)), daemon=True)
     waiter.start()
@@ -99,8 +99,6 @@ def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT
         raise AssertionError(f"{path.name}: the CLI did not finish within {timeout:.0f} s (a hang)")
     _, status, usage = waited[0]
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4; keep Popen from waiting again
-    written = peak_path.read_text()
-    peak_path.unlink()
-    peak_kb = int(written) if written else usage.ru_maxrss  # killed before writing: wait4's figure
-    return CliRun(proc.returncode, stdout_path.read_text(errors="replace"),
-                  stderr_path.read_text(errors="replace"), peak_kb * 1024)
+    peak = _peak_file(out_dir)
+    return CliRun(proc.returncode, stdout_path.read_text(errors="replace"), stderr_path.read_text(errors="replace"),
+                  int(peak.read_text()) if peak.exists() else usage.ru_maxrss * 1024)

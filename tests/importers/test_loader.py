@@ -53,10 +53,18 @@ def test_a_utf8_bom_is_accepted():
     assert load_conversation(b"\xef\xbb\xbf" + json.dumps(CHAT).encode()).messages == CHAT
 
 
-def test_invalid_utf8_names_offset_and_line_in_jsonl():
+def test_a_jsonl_line_that_is_not_utf8_is_skipped_and_named():
     data = b'{"role": "user", "content": "ok"}\n{"role": "assistant", "content": "\xc3("}\n'
-    with pytest.raises(ConversationError, match=r"byte 0xc3 at byte offset 68 \(line 2\)"):
-        load_conversation(data, name="t.jsonl")
+    conversation = load_conversation(data, name="t.jsonl")
+    assert conversation.messages == [{"role": "user", "content": "ok"}]
+    assert [str(w) for w in conversation.warnings] == [
+        "line 2: 1 line(s) skipped, not JSON objects: line 2 (not valid UTF-8)"]
+
+
+def test_invalid_utf8_in_a_json_document_names_offset_and_line():
+    data = b'[{"role": "user",\n "content": "\xc3("}]'
+    with pytest.raises(ConversationError, match=r"byte 0xc3 at byte offset 31 \(line 2\)"):
+        load_conversation(data, name="t.json")
 
 
 def test_forced_format_overrides_detection():
@@ -67,7 +75,7 @@ def test_forced_format_overrides_detection():
 
 
 def test_forcing_claude_code_on_a_messages_list_says_what_is_wrong():
-    with pytest.raises(ConversationError, match="line 1: expected a JSON object, got a list"):
+    with pytest.raises(ConversationError, match="no user or assistant lines.*line 1: a list, not an object"):
         load_conversation(json.dumps(CHAT).encode(), format="claude-code", name="chat.json")
 
 
@@ -80,7 +88,9 @@ def test_claude_code_warning_for_unknown_block_carries_line_and_index():
         "line 2, message 1: content[0]: unknown block type 'future_block' kept as it is"]
 
 
-def test_most_recent_leaf_is_chosen_by_timestamp_not_file_order():
+def test_the_last_line_of_the_file_ends_the_session_whatever_its_timestamp():
+    # Lines are appended as they happen; after a manual /compact Claude Code writes lines whose
+    # timestamps are earlier than the boundary's, so the file's order is the one to trust.
     lines = [
         {"type": "user", "uuid": "u", "parentUuid": None, "timestamp": "2025-01-01T10:00:00Z",
          "message": {"role": "user", "content": "root"}},
@@ -90,15 +100,18 @@ def test_most_recent_leaf_is_chosen_by_timestamp_not_file_order():
          "message": {"role": "assistant", "content": "older branch"}},
     ]
     text = "\n".join(json.dumps(line) for line in lines)
-    messages = load_conversation(text.encode()).messages
-    assert messages[-1]["content"] == "newest branch"
+    conversation = load_conversation(text.encode())
+    assert conversation.messages[-1]["content"] == "older branch"
+    assert [str(w) for w in conversation.warnings] == [
+        "line 2: 1 message line(s) on abandoned branches (rewinds) left out"]
 
 
 def test_missing_parent_is_a_warning_not_a_failure():
     line = {"type": "user", "uuid": "u2", "parentUuid": "gone", "message": {"role": "user", "content": "hi"}}
     conversation = load_conversation(json.dumps(line).encode() + b"\n" + json.dumps(line | {"uuid": "u3",
                                      "parentUuid": "u2"}).encode())
-    assert len(conversation.messages) == 2
+    # consecutive user lines are one turn, as the Messages API merges them
+    assert conversation.messages == [{"role": "user", "content": [{"type": "text", "text": "hi"}] * 2}]
     assert any("'gone' is not in the file" in str(w) for w in conversation.warnings)
 
 
@@ -107,12 +120,13 @@ def test_missing_parent_is_a_warning_not_a_failure():
 def test_generated_session_survives_a_claude_code_round_trip(turns, seed, parallel):
     messages = realistic_session(turns=turns, typical_output=200, max_output=2000, parallel_share=parallel,
                                  seed=seed)
-    log = ClaudeCodeLog(seed=seed)
-    log.messages(messages)
-    loaded = load_conversation(log.jsonl().encode(), name="s.jsonl")
-    assert loaded.format == "claude-code"
-    assert loaded.messages == messages
-    assert loaded.warnings == []
+    for ids in (True, False):  # with message ids, and without (a re-exported log)
+        log = ClaudeCodeLog(seed=seed, ids=ids)
+        log.messages(messages)
+        loaded = load_conversation(log.jsonl().encode(), name="s.jsonl")
+        assert loaded.format == "claude-code"
+        assert loaded.messages == messages
+        assert loaded.warnings == []
 
 
 @settings(max_examples=15, deadline=None)
@@ -140,6 +154,7 @@ def _as_openai_keeps_it(message: dict) -> dict:
 @pytest.mark.parametrize(("name", "fmt", "messages"), [
     ("anthropic_request.json", "anthropic", 21),
     ("claude_code_session.jsonl", "claude-code", 30),
+    ("claude_code_long_session.jsonl", "claude-code", 643),
     ("openai_chat.json", "openai", 25),
     ("seed_demo.json", "anthropic", 123),
     ("realistic_session.json", "anthropic", 1001),
@@ -155,5 +170,21 @@ def test_claude_code_sample_shows_every_quirk():
     meta = conversation.metadata
     assert meta["compact_boundaries"] == [{"index": 23, "trigger": "auto", "pre_tokens": 154_312}]
     assert meta["compact_summary_indices"] == [23]
-    assert (meta["sidechain_lines_skipped"], meta["branch_lines_skipped"], meta["unknown_lines_skipped"]) == (4, 2, 1)
+    assert (meta["sidechain_lines_skipped"], meta["branch_lines_skipped"], meta["unknown_lines_skipped"]) == (4, 2, 0)
     assert conversation.tools == [] and conversation.system is None
+    assert [str(w) for w in conversation.warnings] == [
+        "line 18: 2 message line(s) on abandoned branches (rewinds) left out",
+        "4 sidechain (subagent) line(s) left out"]
+    calls = [i for i, m in enumerate(conversation.messages) if m["role"] == "assistant"]
+    assert [i for i, u in enumerate(conversation.usage) if u is not None] == calls  # one usage per response
+
+
+def test_long_claude_code_sample_records_what_each_call_carried():
+    conversation = load_conversation(SAMPLES / "claude_code_long_session.jsonl")
+    boundaries = conversation.metadata["compact_boundaries"]
+    assert [b["trigger"] for b in boundaries] == ["auto", "auto"]
+    # the agent compacted when the context passed 155,000 tokens (its window less the buffer)
+    assert all(155_000 < b["pre_tokens"] < 200_000 for b in boundaries)
+    carried = [u["input_tokens"] + u["cache_creation_input_tokens"] + u["cache_read_input_tokens"]
+               for u in conversation.usage if u is not None]
+    assert len(carried) == 320 and min(carried) > 17_800  # every call sends the system prompt and tools

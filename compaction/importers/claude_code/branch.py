@@ -1,0 +1,200 @@
+"""Which lines of a Claude Code log are the session the model saw.
+
+The lines form a tree by parentUuid, but a tree that branches for two reasons:
+- a rewind (the person went back and asked something else): the old branch is left out;
+- parallel tool calls: one response is written as lines A1 <- A2 <- A3 (one content block each), and
+  each result line hangs off the line of its own tool_use (R1 -> A2, R2 -> A3, ...), naming it in
+  sourceToolAssistantUUID; the next response hangs off one of the results. Nothing was rewound.
+So the path from the last line back to the root is only the spine. Around it are kept the lines of the
+same response (same message.id or requestId, or no id to tell them apart) that hang off a kept line, and
+the result lines that answer a kept tool call; then the same around what was added. What is left out
+is counted: lines of rewound branches, and those of an earlier start of the session (restart: a second
+root repeating the first prompt).
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ...conversation import LoadWarning
+from .records import Record
+
+MAX_ANCESTORS = 1_000  # other lines (progress, attachments) walked through to reach a message line
+
+
+@dataclass
+class Branch:
+    records: list[Record]  # kept lines, in file order
+    warnings: list[LoadWarning] = field(default_factory=list)
+    rewound: int = 0  # message lines left out on abandoned branches
+    restarted: int = 0  # message lines left out of an earlier start of the session
+
+
+def choose_branch(records: list[Record]) -> Branch:
+    position = {id(record): n for n, record in enumerate(records)}
+    by_uuid = {record.uuid: record for record in records}  # a uuid written twice: the later line counts
+    end = max((r for r in records if r.kind != "other"), key=lambda r: r.line)
+    spine, warnings = _spine(end, by_uuid)
+    kept = {id(record) for record in spine}
+    _add_parallel_lines(records, kept, by_uuid)
+    kept_records = sorted((r for r in records if id(r) in kept), key=lambda r: position[id(r)])
+    branch = Branch(kept_records, warnings)
+    _count_left_out(records, kept, spine[0], by_uuid, branch)
+    return branch
+
+
+def _spine(end: Record, by_uuid: dict[str, Record]) -> tuple[list[Record], list[LoadWarning]]:
+    path, seen, warnings = [], set(), []
+    current = end
+    while True:
+        path.append(current)
+        seen.add(current.uuid)
+        parent = current.parent
+        if parent is None:
+            break
+        if parent in seen:
+            warnings.append(LoadWarning("parentUuid loop; the branch is cut here", line=current.line,
+                                        kind="parent_loop"))
+            break
+        if parent not in by_uuid:
+            warnings.append(LoadWarning(f"parentUuid {parent!r} is not in the file; earlier messages may be missing",
+                                        line=current.line, kind="parent_missing"))
+            break
+        current = by_uuid[parent]
+    path.reverse()
+    return path, warnings
+
+
+def _anchor(record: Record, by_uuid: dict[str, Record]) -> Record | None:
+    """The message line a line hangs off: the tool_use line it names, or its nearest message ancestor."""
+    if record.source_tool in by_uuid:
+        return by_uuid[record.source_tool]
+    current, steps = record, 0
+    while current.parent in by_uuid and steps < MAX_ANCESTORS:
+        current = by_uuid[current.parent]
+        if current.is_message:
+            return current
+        steps += 1
+    return None
+
+
+def _tool_use_ids(record: Record) -> list[str]:
+    content = record.content
+    if record.role != "assistant" or not isinstance(content, list):
+        return []
+    return [b["id"] for b in content if isinstance(b, dict) and b.get("type") == "tool_use"
+            and isinstance(b.get("id"), str)]
+
+
+def _result_ids(record: Record) -> list[str]:
+    content = record.content
+    if record.role != "user" or not isinstance(content, list):
+        return []
+    return [b["tool_use_id"] for b in content if isinstance(b, dict) and b.get("type") == "tool_result"
+            and isinstance(b.get("tool_use_id"), str)]
+
+
+def same_response(first: Record, second: Record) -> bool:
+    """Whether two assistant lines can be one response: nothing says otherwise."""
+    if first.message_id and second.message_id:
+        return first.message_id == second.message_id
+    if first.request_id and second.request_id:
+        return first.request_id == second.request_id
+    return True
+
+
+def _add_parallel_lines(records: list[Record], kept: set[int], by_uuid: dict[str, Record]) -> None:
+    """Add to `kept` the lines of kept responses and the results of kept tool calls (see the module).
+
+    Lines of a response hang off its previous line, or, when tools run while it streams, off the
+    result of its previous call (or a progress line under it): both are looked at from each kept line."""
+    anchors: dict[int, Record | None] = {}
+    hanging: dict[int, list[Record]] = defaultdict(list)  # id(message line) -> message lines hanging off it
+    answers: dict[str, list[Record]] = defaultdict(list)  # tool_use id -> result lines answering it
+    for record in records:
+        if not record.is_message:
+            continue
+        anchor = anchors[id(record)] = _anchor(record, by_uuid)
+        if anchor is not None:
+            hanging[id(anchor)].append(record)
+        for tool_use_id in _result_ids(record):
+            answers[tool_use_id].append(record)
+    kept_calls: set[str] = set()
+    queue = [r for r in records if id(r) in kept and r.is_message]
+    while queue:
+        line = queue.pop()
+        if line.role == "assistant":
+            response, calls = line, _tool_use_ids(line)
+            kept_calls.update(calls)
+        else:  # a result line: lines of the response it answers may hang off it
+            response, calls = anchors.get(id(line)), []
+            if response is None or response.role != "assistant" or not response.response_key:
+                continue
+        for record in hanging.get(id(line), ()):
+            if id(record) in kept:
+                continue
+            same = same_response(response, record) if line is response else \
+                record.response_key is not None and record.response_key == response.response_key
+            if (record.role == "assistant" and same) or (calls and _answers(record, calls)):
+                kept.add(id(record))
+                queue.append(record)
+    # a result whose line does not hang off its call (an unknown parent): kept when it is the only answer
+    answered = {i for r in records if id(r) in kept for i in _result_ids(r)}
+    for tool_use_id in kept_calls - answered:
+        candidates = answers.get(tool_use_id, [])
+        if len(candidates) == 1 and set(_result_ids(candidates[0])) <= kept_calls:
+            kept.add(id(candidates[0]))
+
+
+def _answers(record: Record, calls: list[str]) -> bool:
+    """A result line that answers calls of this line only."""
+    ids = _result_ids(record)
+    return bool(ids) and set(ids) <= set(calls)
+
+
+def _count_left_out(records: list[Record], kept: set[int], root: Record, by_uuid: dict[str, Record],
+                    branch: Branch) -> None:
+    """Count the message lines left out, as rewound or as an earlier start, with one warning each."""
+    roots: dict[int, Record] = {}
+    first_line = {"restarted": None, "rewound": None}
+    for record in records:
+        if not record.is_message or id(record) in kept:
+            continue
+        own_root = _root(record, by_uuid, roots)
+        reason = "rewound" if own_root is root else "restarted"
+        setattr(branch, reason, getattr(branch, reason) + 1)
+        first_line[reason] = first_line[reason] or record.line
+    if branch.restarted:
+        repeats = _opening(root) is not None and any(
+            _opening(r) == _opening(root) for r in records if r.parent is None and r is not root and r.is_message)
+        how = "the session was started again with the same first prompt" if repeats else \
+            "the file holds an earlier, separate start"
+        branch.warnings.append(LoadWarning(
+            f"restarted: {how} at line {root.line}; the {branch.restarted:,} message line(s) of the earlier run "
+            "are left out and the later run is shown", line=first_line["restarted"], kind="restart"))
+    if branch.rewound:
+        branch.warnings.append(LoadWarning(
+            f"{branch.rewound:,} message line(s) on abandoned branches (rewinds) left out",
+            line=first_line["rewound"], kind="rewind"))
+
+
+def _root(record: Record, by_uuid: dict[str, Record], memo: dict[int, Record]) -> Record:
+    chain, current = [], record
+    while id(current) not in memo and current.parent in by_uuid and len(chain) < len(by_uuid):
+        chain.append(current)
+        current = by_uuid[current.parent]
+    top = memo.get(id(current), current)
+    for item in chain:
+        memo[id(item)] = top
+    memo[id(record)] = top
+    return top
+
+
+def _opening(record: Record) -> str | None:
+    """The first prompt's text, to recognise a restart that repeats it."""
+    content = record.content
+    if isinstance(content, str):
+        return content.strip()
+    if isinstance(content, list):
+        texts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        return "\n".join(texts).strip() or None
+    return None
