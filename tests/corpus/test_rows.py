@@ -84,3 +84,45 @@ def test_a_log_without_usage_has_no_recorded_tokens():
     facts = log_facts(Conversation(ANSWERED), prepare(ANSWERED))
     assert facts["recorded_tokens"] is None and facts["recorded_peak_tokens"] is None
     assert facts["first_time"] is None and facts["log_compactions"] == 0
+
+
+def claude_code_line(kind, uuid, parent, time, **fields):
+    return json.dumps({"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": False,
+                       "sessionId": "sess-1", "timestamp": time, **fields})
+
+
+def response(uuid, parent, time, message_id, blocks, usage):
+    return claude_code_line("assistant", uuid, parent, time, message={
+        "id": message_id, "type": "message", "role": "assistant", "content": blocks, "usage": usage})
+
+
+def test_a_claude_code_log_row(tmp_path):
+    use = {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "a.py"}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "def f():\n    return 1\n"}
+    lines = [
+        claude_code_line("user", "u1", None, "2025-03-14T09:00:00Z", message={"role": "user", "content": "Fix f"}),
+        response("a1", "u1", "2025-03-14T09:00:05Z", "msg_1", [use],
+                 {"input_tokens": 10, "cache_creation_input_tokens": 2000, "cache_read_input_tokens": 0,
+                  "output_tokens": 30}),
+        claude_code_line("user", "r1", "a1", "2025-03-14T09:00:06Z", message={"role": "user", "content": [result]},
+                         toolUseResult={"stdout": result["content"]}),
+        response("a2", "r1", "2025-03-14T09:00:09Z", "msg_2", [{"type": "text", "text": "Fixed."}],
+                 {"input_tokens": 4, "cache_creation_input_tokens": 60, "cache_read_input_tokens": 2010,
+                  "output_tokens": 5}),
+        claude_code_line("system", "b1", None, "2025-03-14T09:30:00Z", subtype="compact_boundary",
+                         logicalParentUuid="a2", compactMetadata={"trigger": "manual", "preTokens": 2074}),
+        claude_code_line("user", "s1", "b1", "2025-03-14T09:30:01Z", isCompactSummary=True,
+                         message={"role": "user", "content": "Summary: f now returns 1."}),
+        response("a3", "s1", "2025-03-14T09:30:04Z", "msg_3", [{"type": "text", "text": "Anything else?"}],
+                 {"input_tokens": 3, "cache_creation_input_tokens": 40, "cache_read_input_tokens": 1500,
+                  "output_tokens": 4}),
+    ]
+    (tmp_path / "projects" / "-home-dev-app").mkdir(parents=True)
+    row = row_of(tmp_path / "projects" / "-home-dev-app", "sess-1.jsonl", "\n".join(lines) + "\n")
+    assert row["error"] is None and row["format"] == "claude-code"
+    assert (row["project"], row["session"]) == ("-home-dev-app", "sess-1")
+    assert (row["messages"], row["model_calls"]) == (6, 3)
+    assert (row["first_time"], row["last_time"]) == ("2025-03-14T09:00:00Z", "2025-03-14T09:30:04Z")
+    assert row["recorded_tokens"] == 2010 + 2074 + 1543 and row["recorded_peak_tokens"] == 2074
+    assert row["log_compactions"] == 1
+    assert row["input_pair_problems"] == 0 == row["calls_with_pair_problems"]
