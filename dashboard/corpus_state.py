@@ -19,6 +19,7 @@ from compaction.corpus.files import checked_path, with_refused
 from compaction.errors import CompactionError
 
 from . import loading, state
+from .corpus_tables import suggested_projects_folder
 
 ROWS, SWEEP = "rows", "sweep"
 FOLDER_KEY = "sessions_folder"
@@ -46,10 +47,8 @@ def default_workers() -> int:
 
 
 def claude_projects() -> Path | None:
-    """~/.claude/projects when it exists and the browser is on this machine (Streamlit gives no IP
-    address for a connection through localhost): offered as a suggestion, not a security check."""
-    folder = Path.home() / ".claude" / "projects"
-    return folder if st.context.ip_address is None and folder.is_dir() else None
+    """~/.claude/projects, offered with one click when the browser is on this machine."""
+    return suggested_projects_folder(Path.home(), st.context.ip_address)
 
 
 def source() -> CorpusSource | None:

@@ -1,8 +1,10 @@
 """The Sessions page's table: corpus rows (compaction.corpus.COLUMNS) filtered, searched and labelled for
 people, plus the corpus sweep's trade-off front. No Streamlit here, so it is tested directly."""
 
+import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -87,3 +89,16 @@ def pareto_front(points: list[tuple[float, float]], x_higher_better: bool, y_hig
         if not beaten:
             front.append(index)
     return sorted(front, key=lambda index: points[index][0])
+
+
+def suggested_projects_folder(home: Path, client_ip) -> Path | None:
+    """`home`/.claude/projects when it is a folder and the browser is on this machine: Streamlit gives no
+    IP address for a connection through localhost, or a loopback one. A suggestion, not a security check."""
+    folder = home / ".claude" / "projects"
+    if client_ip is not None:
+        try:
+            if not ipaddress.ip_address(client_ip).is_loopback:
+                return None
+        except (TypeError, ValueError):  # not an address at all
+            return None
+    return folder if folder.is_dir() else None

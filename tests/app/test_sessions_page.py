@@ -105,3 +105,4 @@ def test_a_zip_upload_lists_its_sessions(corpus):
     assert len(frame) == 8
     refused = frame[frame["path"] == "../escape.json"].iloc[0]
     assert refused["error"] == "../escape.json: its path would land outside the folder"
+

@@ -5,7 +5,14 @@ import math
 import pytest
 
 from dashboard.corpus_charts import corpus_heatmap, tradeoff_figure
-from dashboard.corpus_tables import RowFilter, corpus_summary, formats_of, pareto_front, sessions_frame
+from dashboard.corpus_tables import (
+    RowFilter,
+    corpus_summary,
+    formats_of,
+    pareto_front,
+    sessions_frame,
+    suggested_projects_folder,
+)
 
 ROWS = [
     {"path": "projects/-home-a/1.jsonl", "project": "-home-a", "session": "s-one", "format": "claude-code",
@@ -86,3 +93,13 @@ def test_tradeoff_joins_the_cells_no_other_beats():
     assert list(points.x) == [1200.0, 30_000.0] and list(points.y) == [0.5, 0.9]
     assert list(front.x) == [1200.0, 30_000.0]  # cheaper but losing more, or dearer and keeping more
     assert list(points.text) == ["context_limit 10,000, keep_recent 1", "context_limit 50,000, keep_recent 1"]
+
+
+@pytest.mark.parametrize(("client_ip", "offered"), [
+    (None, True), ("127.0.0.1", True), ("::1", True), ("10.0.0.7", False), ("2001:db8::1", False),
+    ("not an address", False), (object(), False)])
+def test_the_claude_code_folder_is_offered_only_to_a_local_browser(tmp_path, client_ip, offered):
+    assert suggested_projects_folder(tmp_path, None) is None  # no ~/.claude/projects here
+    (tmp_path / ".claude" / "projects").mkdir(parents=True)
+    expected = tmp_path / ".claude" / "projects" if offered else None
+    assert suggested_projects_folder(tmp_path, client_ip) == expected
