@@ -6,6 +6,7 @@ import argparse
 import textwrap
 
 from .strategies import REGISTRY, Built, build, lookup
+from .strategies.docs import render_markdown
 from .strategies.params import Param
 from .strategies.spec import StrategySpec
 
@@ -29,6 +30,7 @@ def add_strategies_command(subparsers) -> None:
                                     "defaults and sources")
     command.add_argument("name", nargs="?", help="show only this strategy")
     command.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    command.add_argument("--markdown", action="store_true", help="print docs/strategies.md")
     command.set_defaults(handler=command_strategies)
 
 
@@ -36,7 +38,9 @@ def command_strategies(args: argparse.Namespace) -> int:
     from .cli import write_json
 
     specs = [lookup(args.name)] if args.name else list(REGISTRY.values())
-    if args.json:
+    if args.markdown:
+        print(render_markdown(specs), end="")
+    elif args.json:
         write_json({"strategies": [spec.as_dict() for spec in specs]}, None)
     else:
         print("\n\n".join(describe(spec) for spec in specs))

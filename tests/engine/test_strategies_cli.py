@@ -107,3 +107,15 @@ def test_python_dash_m_strategies():
     done = subprocess.run([sys.executable, "-m", "compaction", "strategies", "--json"], capture_output=True,
                           text=True, cwd=ROOT, check=True)
     assert {s["name"] for s in json.loads(done.stdout)["strategies"]} == NAMES
+
+
+def test_docs_strategies_md_is_the_registry_written_out(capsys):
+    assert main(["strategies", "--markdown"]) == 0
+    written = capsys.readouterr().out
+    assert (ROOT / "docs" / "strategies.md").read_text(encoding="utf-8") == written, \
+        "docs/strategies.md is stale: python -m compaction strategies --markdown > docs/strategies.md"
+    for name, spec in REGISTRY.items():
+        assert f"## {spec.title} (`{name}`)" in written
+        for source in spec.sources:
+            assert source.label in written
+    assert written.count("Known only from public reverse engineering") == 1  # Claude Code's section
