@@ -46,8 +46,8 @@ def forget_middle(history: History, keep_first: int, keep_last: int, layer: str
     head_end, tail_start = cut_points(history.messages, keep_first, keep_last)
     if head_end >= tail_start:
         return None
-    origins = history.origins
-    first = next((o for o in origins[head_end:tail_start] if o is not None), None)
+    origins = history.origins  # the first and last original message forgotten, looked for from each end
+    first = next((origins[i] for i in range(head_end, tail_start) if origins[i] is not None), None)
     last = next((origins[i] for i in range(tail_start - 1, head_end - 1, -1) if origins[i] is not None), None)
     record = SnippedRange(start=first, end=last, count=tail_start - head_end,
                           size=sum(history.sizes[head_end:tail_start]), layer=layer)
