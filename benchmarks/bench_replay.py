@@ -1,7 +1,7 @@
 """Replay and sweep speed at several session sizes, and how the cost grows with the size.
 
     .venv/bin/python benchmarks/bench_replay.py [--sizes 100,1000,10000] [--sweep-sizes 100,500,1000]
-                                                [--strategies pipeline,masking,summary_keep_last] [--repeat 3]
+                                                [--strategies pipeline,masking,summary_keep_last|all] [--repeat 3]
 
 Sessions are `generate("realistic", turns=N, seed=7)` (one model call per turn). Per size: seconds
 (best of --repeat; prepare included, since a page replays a freshly loaded file), microseconds per
@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from compaction import OutputStore  # noqa: E402
 from compaction.generate import generate  # noqa: E402
 from compaction.replay import replay  # noqa: E402
+from compaction.strategies import REGISTRY  # noqa: E402
 from compaction.sweep import sweep  # noqa: E402
 
 LIMITS = [5_000, 10_000, 15_000, 20_000, 30_000, 40_000, 50_000, 75_000, 100_000, 200_000]
@@ -76,10 +77,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000", help="turns per replayed session")
     parser.add_argument("--sweep-sizes", default="100,500,1000", help="turns per swept session")
-    parser.add_argument("--strategies", default="pipeline,masking,summary_keep_last")
+    parser.add_argument("--strategies", default="pipeline,masking,summary_keep_last",
+                        help="names from `python -m compaction strategies`, comma-separated, or all")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    bench_replays([int(s) for s in args.sizes.split(",")], args.strategies.split(","), args.repeat)
+    strategies = list(REGISTRY) if args.strategies == "all" else args.strategies.split(",")
+    bench_replays([int(s) for s in args.sizes.split(",")], strategies, args.repeat)
     bench_sweeps([int(s) for s in args.sweep_sizes.split(",")], max(1, args.repeat - 1))
 
 

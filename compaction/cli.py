@@ -144,9 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .corpus.cli import add_corpus_command
     from .generate.cli import add_generate_command
     from .replay_cli import add_replay_commands
+    from .strategies_cli import add_strategies_command
 
     add_generate_command(commands)
     add_replay_commands(commands)
+    add_strategies_command(commands)
     add_corpus_command(commands)
     return parser
 

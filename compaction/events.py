@@ -62,6 +62,23 @@ class SummaryEvent:
         return self.triggered and self.error is None
 
 
+@dataclass(frozen=True)
+class AppliedEdit:
+    """An edit made to one request while the client keeps its full history, reported as the
+    Messages API's `context_management.applied_edits` report it (counts for that request)."""
+
+    type: str  # "clear_tool_uses_20250919", "clear_thinking_20251015", or a peer's own name
+    cleared_tool_uses: int = 0
+    cleared_thinking_turns: int = 0
+    cleared_input_tokens: int = 0
+    layer: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Only the fields the API reports for this type of edit."""
+        counted = "cleared_thinking_turns" if self.type.startswith("clear_thinking") else "cleared_tool_uses"
+        return {"type": self.type, counted: getattr(self, counted), "cleared_input_tokens": self.cleared_input_tokens}
+
+
 @dataclass
 class LayerResult:
     """A layer's output: the new history and the records of what changed."""

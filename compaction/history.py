@@ -36,6 +36,8 @@ class History:
     # persisted outputs already written, by (store root, origin, block position)
     persisted_cache: dict[tuple[str, int, int], Any] = field(default_factory=dict, repr=False)
     _pair_problems: list | None = field(default=None, repr=False)  # check_pairs of these messages
+    # what a strategy remembers between calls of one replay (strategies/memo.py), shared like the caches
+    memo: dict = field(default_factory=dict, repr=False)
 
     @property
     def size(self) -> int:
@@ -80,7 +82,7 @@ class History:
     def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
         """A new history sharing this one's index and caches."""
         return History(messages, sizes, origins, self.tool_names, self.originals, self.result_blocks,
-                       self.overhead, self.token_model, self.content_repr, self.persisted_cache)
+                       self.overhead, self.token_model, self.content_repr, self.persisted_cache, memo=self.memo)
 
     def tool_name(self, tool_use_id: Any, origin: int | None = None) -> str:
         return self.tool_names.name(tool_use_id, origin)

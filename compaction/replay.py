@@ -2,7 +2,8 @@
 
 Each assistant message of the original is a model call. Before it, the strategy (by default the
 four-layer pipeline) runs on the history so far and its output becomes the history, as the loop's
-`messages[:] = ...` does: a summary is permanent. A `compact` tool call compacts once all results of
+`messages[:] = ...` does: a summary is permanent. A strategy that edits only the request (the API's
+context editing) says so with `Step.carry`: that history, not the one sent, is kept for the next call. A `compact` tool call compacts once all results of
 its turn are appended. A context over the model window is compacted reactively before it is sent.
 
 Incremental: the conversation is measured once (`prepare`); the carried history shares its sizes
@@ -16,7 +17,7 @@ from typing import Any
 
 from .compact_tool import compact_answered_turn, compact_calls, compact_focus
 from .errors import SettingsError
-from .events import SummaryEvent
+from .events import AppliedEdit, SummaryEvent
 from .history import History, prepare
 from .layers.reactive import reactive_compact
 from .messages import content_chars
@@ -26,7 +27,10 @@ from .strategies import StepFunction, resolve, summaries_made
 from .summarizers import OfflineSummarizer, Summarizer
 
 MODEL_WINDOW_TOKENS = 200_000
-ACTIONS = ("L3", "L1", "L2", "L4", "mask", "summary", "reactive", "compact_tool")
+ACTIONS = ("L3", "L1", "L2", "L4", "mask", "summary", "reactive", "compact_tool",
+           # the peers' (compaction/strategies/)
+           "persist", "microcompact", "auto_compact", "clear_tool_uses", "clear_thinking", "compact", "forget",
+           "condense")
 
 
 @dataclass(frozen=True)
@@ -45,11 +49,17 @@ class CallRecord:
     over_window: bool  # still over the model window after reactive compaction
     events: tuple = field(default=(), repr=False, compare=False)  # the layers' records
 
+    @property
+    def applied_edits(self) -> list[AppliedEdit]:
+        """Edits made to this request only (the API's context editing), as `applied_edits` reports them."""
+        return [e for e in self.events if isinstance(e, AppliedEdit)]
+
     def as_dict(self) -> dict[str, Any]:
         return {"call": self.call, "index": self.index, "messages": self.messages, "chars": self.chars,
                 "tokens": self.tokens, "raw_chars": self.raw_chars, "raw_tokens": self.raw_tokens,
                 "acted": list(self.acted), "summaries": self.summaries, "tokens_total": self.tokens_total,
-                "raw_tokens_total": self.raw_tokens_total, "over_window": self.over_window}
+                "raw_tokens_total": self.raw_tokens_total, "over_window": self.over_window,
+                "applied_edits": [e.as_dict() for e in self.applied_edits]}
 
 
 @dataclass
@@ -167,7 +177,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     for index, message in enumerate(originals):
         if message.get("role") == "assistant":
             done = step(history, settings, store, summarizer)
-            history = done.history
+            history, carried = done.history, done.kept  # an edit of this request only leaves `carried` whole
             if done.checked_size is not None:
                 checked.append(done.checked_size)
             acted = (["compact_tool"] if pending else []) + list(done.acted)
@@ -178,7 +188,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
                 compacted = reactive_compact(history, settings, summarizer, store,
                                              f"{tokens:,} estimated tokens > model window {model_window_tokens:,}")
                 if compacted.events:  # none when only the newest messages are left: sent over the window
-                    history = compacted.history
+                    history = carried = compacted.history  # the loop's own compaction is permanent
                     acted.append("reactive")
                     events += compacted.events
                     tokens = history.context_tokens
@@ -196,6 +206,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
                 tuple(acted), summaries, tokens_total, raw_total, tokens > model_window_tokens, tuple(events)))
             if keep_histories:
                 result.histories.append(history)
+            history = carried
         raw_sum += sizes[index]
         history = history.derive(history.messages + [message], history.sizes + [sizes[index]],
                                  history.origins + [index])

@@ -10,7 +10,7 @@ import re
 from .errors import SettingsError
 from .replay import MODEL_WINDOW_TOKENS, ReplayResult
 from .settings import LIMITS
-from .strategies import STRATEGIES
+from .strategies_cli import add_strategy_flags, strategy_from
 from .sweep import MEASURES, SweepResult
 
 _NUMBER = re.compile(r"^\d[\d_]*$")
@@ -60,9 +60,7 @@ def _add_loop_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
                         help="a context over this many estimated tokens is compacted reactively before "
                         f"it is sent (default {MODEL_WINDOW_TOKENS:,})")
-    parser.add_argument("--strategy", choices=tuple(STRATEGIES), default="pipeline",
-                        help="how the history is kept small: the four layers, masking old tool "
-                        "outputs, or keep-last-N plus a summary (default: pipeline)")
+    add_strategy_flags(parser)
 
 
 def command_replay(args: argparse.Namespace) -> int:
@@ -70,10 +68,12 @@ def command_replay(args: argparse.Namespace) -> int:
     from .replay import replay
 
     settings = settings_from(args)
+    strategy = strategy_from(args)  # a bad name or parameter stops before the file is read
     conversation = load(args)
     result = replay(conversation, settings, make_store(args), make_summarizer(args, settings), args.model_window,
-                    args.strategy, keep_histories=False)
+                    strategy, keep_histories=False)
     data = result.as_dict()
+    data["strategy"] = {"name": strategy.spec.name, "parameters": strategy.params}
     data["input"] = {"file": str(args.file), "format": conversation.format,
                      "messages": len(conversation.messages)}
     return _emit(args, data, f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
@@ -117,9 +117,10 @@ def command_sweep(args: argparse.Namespace) -> int:
     x = parse_axis(args.x, "--x")
     y = parse_axis(args.y, "--y")
     settings = settings_from(args)
+    strategy = strategy_from(args)
     conversation = load(args)
     store = OutputStore(args.store) if args.store else None
-    result = sweep(conversation, x, y, settings, args.measure, strategy=args.strategy,
+    result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,
                    model_window_tokens=args.model_window, store=store)
     return _emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure]}, {result.replays} replays "
                  f"for {len(x[1]) * len(y[1])} cells", sweep_table(result))

@@ -17,6 +17,8 @@ def message_size(message: Message) -> int:
 
 def list_size(message_sizes: Iterable[int]) -> int:
     """`len(str(list))` from the sizes of its items."""
+    if isinstance(message_sizes, list | tuple):  # the common case, summed at C speed
+        return sum(message_sizes) + 2 * max(len(message_sizes) - 1, 0) + 2
     total = 0
     count = 0
     for size in message_sizes:

@@ -17,7 +17,7 @@ from .history import prepare
 from .replay import MODEL_WINDOW_TOKENS, ReplayResult, replay
 from .settings import DEFAULTS, LIMITS, Settings
 from .store import OutputStore
-from .strategies import SETTINGS_READ, StepFunction, resolve
+from .strategies import SETTINGS_READ, Built, StepFunction, resolve
 from .summarizers import OfflineSummarizer, Summarizer
 
 MEASURES = {
@@ -144,7 +144,9 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     result = SweepResult(x_name, x_values, y_name, y_values, check_measure(measure), name, base)
     prepared = prepare(conversation)
     store = store or SweepStore(tempfile.mkdtemp(prefix="compaction-sweep-"))
-    read = SETTINGS_READ.get(name) if isinstance(strategy, str) else None
+    # a named or built strategy says which settings it reads; a caller's own function may read any
+    known = isinstance(strategy, str | Built)
+    read = (SETTINGS_READ.get(name) if isinstance(strategy, str) else strategy.settings_read) if known else None
     summarizer = summarizer or OfflineSummarizer()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     done: dict[tuple, list[ReplayResult]] = {}
@@ -156,7 +158,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
         settings = grid[row][column]
         candidates = done.setdefault(_replay_key(settings, read), [])
         # a step function of the caller's may read CONTEXT_LIMIT without saying so: replay every cell
-        replayed = _reusable(candidates, settings) if isinstance(strategy, str) else None
+        replayed = _reusable(candidates, settings) if known else None
         if replayed is None:
             replayed = replay(prepared, settings, store, summarizer, model_window_tokens, step,
                               keep_histories=False)

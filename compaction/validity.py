@@ -7,7 +7,7 @@ before it. Trimming that breaks this makes the API answer 400.
 
 from dataclasses import dataclass
 
-from .messages import Message, tool_results, tool_uses
+from .messages import Message
 
 
 @dataclass(frozen=True)
@@ -22,21 +22,20 @@ class PairProblem:
 
 
 def check_pairs(messages: list[Message]) -> list[PairProblem]:
-    """Every broken tool_use/tool_result pairing, in message order; empty when the history is valid."""
+    """Every broken tool_use/tool_result pairing, in message order; empty when the history is valid.
+    One short loop per message: it runs over whole files as they load."""
     problems: list[PairProblem] = []
     seen_ids: set[str] = set()
     previous_uses: set[str] = set()
     for index, message in enumerate(messages):
-        uses = [str(b.get("id")) for b in tool_uses(message)]
-        results = [str(b.get("tool_use_id")) for b in tool_results(message)]
+        uses, results = _ids(message)
         for result_id in results:
             if result_id not in previous_uses:
                 problems.append(PairProblem(
                     index, "orphan_tool_result", result_id,
                     f"tool_result {result_id!r} answers no tool_use in the message just before it"))
-        answered = set(results)
-        if index > 0:
-            for use_id in sorted(previous_uses - answered):
+        if index > 0 and previous_uses:
+            for use_id in sorted(previous_uses.difference(results)):
                 problems.append(PairProblem(
                     index - 1, "unanswered_tool_use", use_id,
                     f"tool_use {use_id!r} is not answered by a tool_result in the next message"))
@@ -52,6 +51,19 @@ def check_pairs(messages: list[Message]) -> list[PairProblem]:
                 len(messages) - 1, "unanswered_tool_use", use_id,
                 f"tool_use {use_id!r} in the last message is never answered"))
     return problems
+
+
+def _ids(message: Message) -> tuple[list[str], list[str]]:
+    """(tool_use ids if an assistant message, tool_result ids if a user message)."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return [], []
+    role = message.get("role")
+    if role == "assistant":
+        return [str(b.get("id")) for b in content if isinstance(b, dict) and b.get("type") == "tool_use"], []
+    if role == "user":
+        return [], [str(b.get("tool_use_id")) for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+    return [], []
 
 
 def is_valid(messages: list[Message]) -> bool:

@@ -71,6 +71,8 @@ _REPLAYS = "_replays"
 _SWEEPS = "_sweeps"
 _TOUR = "_tour_result"
 _RESULT_CACHE_SIZE = 12
+_STRATEGY_REPLAYS = "_strategy_replays"
+_STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
 
 
 def settings() -> Settings:
@@ -180,6 +182,19 @@ def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayR
     return _cached(_REPLAYS, (*_result_key(current_settings), strategy, window, histories),
                    lambda: replay(loaded().conversation, current_settings, _replay_store(), OfflineSummarizer(),
                                   window, strategy, keep_histories=histories))
+
+
+def strategy_replay(name: str, params: dict) -> ReplayResult:
+    """A strategy of the registry at `params` over the loaded conversation (the Compare page): its own
+    parameters, not the sidebar's settings; the model window of the Replay page; offline summaries."""
+    from compaction.strategies import build
+
+    window = model_window()
+    step = build(name, params)  # checks the parameters before anything is cached
+    key = (loaded().key, name, tuple(sorted(step.params.items())), window, str(store().root))
+    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(loaded().conversation, DEFAULTS, _replay_store(),
+                                                          OfflineSummarizer(), window, step, keep_histories=False),
+                   size=_STRATEGY_CACHE_SIZE)
 
 
 def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:

@@ -6,6 +6,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from compaction.replay import ACTIONS, ReplayResult
+from compaction.strategies import REGISTRY
 from compaction.sweep import SweepResult
 
 from .charts import LIMIT_COLOR
@@ -17,18 +18,26 @@ RAW_COLOR = "#bab0ac"
 SENT_COLOR = "#4c78a8"
 BOUNDARY_COLOR = "#9467bd"
 ACTION_COLORS = {"L3": "#f58518", "L1": "#bab0ac", "L2": "#eeca3b", "L4": "#b279a2", "mask": "#72b7b2",
-                 "summary": "#b279a2", "reactive": "#e45756", "compact_tool": "#54a24b"}
+                 "summary": "#b279a2", "reactive": "#e45756", "compact_tool": "#54a24b", "persist": "#f58518",
+                 "microcompact": "#eeca3b", "auto_compact": "#b279a2", "clear_tool_uses": "#eeca3b",
+                 "clear_thinking": "#9d755d", "compact": "#b279a2", "forget": "#bab0ac", "condense": "#b279a2"}
+# one colour per strategy of the registry, the tutorial's first three as they always were
+_PALETTE = ("#f58518", "#54a24b", "#e45756", "#9d755d", "#ff9da6", "#79706e", "#d67195", "#439894", "#8cd17d",
+            "#b6992d", "#499894", "#86bcb6", "#fabfd2")
 STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_last": "#b279a2"}
+STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
 
 
-def _limit_lines(figure: go.Figure, context_limit: int, window: int, peak: int, log_scale: bool, **where) -> None:
-    """CONTEXT_LIMIT and the model window as lines. A window far above the data would flatten it, so
-    the linear axis then stops above the data and says where the window is."""
-    limit = limit_tokens(context_limit)
-    figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
-                     f"{compact_number(limit)} tokens", annotation_position="top left",
-                     annotation_font_color=LIMIT_COLOR, **where)
+def _limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak: int, log_scale: bool,
+                 **where) -> None:
+    """CONTEXT_LIMIT (when given) and the model window as lines. A window far above the data would
+    flatten it, so the linear axis then stops above the data and says where the window is."""
+    limit = limit_tokens(context_limit) if context_limit is not None else 0
+    if context_limit is not None:
+        figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
+                         f"{compact_number(limit)} tokens", annotation_position="top left",
+                         annotation_font_color=LIMIT_COLOR, **where)
     window_text = f"model window {compact_number(window)} tokens"
     top = 1.1 * max(peak, limit, 1)
     if log_scale or window <= 1.5 * top:
@@ -82,19 +91,22 @@ def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
     return figure
 
 
-def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False) -> go.Figure:
-    """Context sent per model call, one line per strategy, and the uncompacted size for scale."""
+def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
+                      context_limit: int | None = None) -> go.Figure:
+    """Context sent per model call, one line per strategy (its short name in the legend, its full name
+    on hover), and the uncompacted size for scale; CONTEXT_LIMIT as a line when given."""
     figure = go.Figure()
     first = next(iter(replays.values()))
     figure.add_trace(go.Scatter(x=[r.call + 1 for r in first.calls], y=[r.raw_tokens for r in first.calls],
                                 name="no compaction", mode="lines", line={"color": RAW_COLOR, "dash": "dot"}))
     for name, result in replays.items():
+        title = REGISTRY[name].title if name in REGISTRY else name
         figure.add_trace(go.Scatter(
             x=[r.call + 1 for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
             name=STRATEGY_TITLES.get(name, name), line={"color": STRATEGY_COLORS.get(name), "width": 2},
-            hovertemplate="call %{x}: %{y:,} tokens<extra>%{fullData.name}</extra>"))
+            hovertemplate=f"<b>{title}</b><br>call %{{x}}: %{{y:,}} tokens<extra></extra>"))
     peak = max((max(r.raw_tokens, r.tokens) for result in replays.values() for r in result.calls), default=0)
-    _limit_lines(figure, first.settings.context_limit, first.model_window_tokens, peak, log_scale)
+    _limit_lines(figure, context_limit, first.model_window_tokens, peak, log_scale)
     figure.update_layout(height=440, margin=MARGIN, yaxis_title="context sent (estimated tokens)",
                          yaxis_type="log" if log_scale else "linear", xaxis_title="model call",
                          legend={"orientation": "h", "y": -0.2, "x": 0})

@@ -3,10 +3,9 @@ Tune, Compare). No Streamlit here, so they are tested directly."""
 
 from collections.abc import Sequence
 
-import pandas as pd
-
 from compaction.replay import ReplayResult
 from compaction.sizes import estimate_tokens
+from compaction.strategies import REGISTRY
 from compaction.sweep import MEASURES
 
 # What changed the history before a model call (compaction.replay.ACTIONS), for legends.
@@ -16,23 +15,21 @@ ACTION_TITLES = {
     "L2": "L2 placeholders for old tool results",
     "L4": "L4 summary",
     "mask": "old outputs masked",
-    "summary": "summary of all but the last messages",
+    "summary": "older messages summarised",
     "reactive": "reactive compaction (over the model window)",
     "compact_tool": "the model called the compact tool",
+    "persist": "a big output saved to a file",
+    "microcompact": "microcompact cleared old tool results",
+    "auto_compact": "auto-compact summary",
+    "clear_tool_uses": "old tool results cleared in this request",
+    "clear_thinking": "old thinking cleared in this request",
+    "compact": "compaction block (server-side summary)",
+    "forget": "middle of the history forgotten",
+    "condense": "older half condensed into a summary",
 }
-STRATEGY_TITLES = {
-    "pipeline": "Four-layer pipeline (this tutorial)",
-    "masking": "Masking only (OpenHands, \"The Complexity Trap\")",
-    "summary_keep_last": "Keep the last messages + summary (LangChain)",
-}
-STRATEGY_SENTENCES = {
-    "pipeline": "Saves huge outputs to disk, snips the middle, swaps old tool results for a placeholder, and "
-                "asks an LLM for a summary only when the history is still over CONTEXT_LIMIT.",
-    "masking": "Replaces every tool output older than the newest KEEP_RECENT with a short mark and never "
-               "summarises: the model still sees every message it wrote.",
-    "summary_keep_last": "Does nothing until the history is over CONTEXT_LIMIT, then replaces everything but the "
-                         "newest REACTIVE_KEEP_LAST messages with one LLM summary.",
-}
+# The strategies' short names (legends, tables) and one sentence each, from the registry.
+STRATEGY_TITLES = {name: spec.label for name, spec in REGISTRY.items()}
+STRATEGY_SENTENCES = {name: spec.description for name, spec in REGISTRY.items()}
 # The measures the Tune page offers (compaction.sweep.MEASURES has a few more).
 TUNE_MEASURES = {name: MEASURES[name] for name in ("peak_tokens", "tokens_sent", "summaries", "tool_output_kept")}
 # Sonnet-class list prices in US dollars per million tokens (2025); editable on the Replay page.
@@ -74,28 +71,6 @@ def estimated_cost(result: ReplayResult, input_price: float, output_price: float
     summary_tokens = totals["summaries"] * result.settings.summary_max_tokens
     with_compaction = (totals["tokens_sent"] * input_price + summary_tokens * output_price) / 1_000_000
     return with_compaction, totals["raw_tokens_sent"] * input_price / 1_000_000
-
-
-def kept_share(value: float | None) -> str:
-    return "no tool output" if value is None else f"{100 * value:.0f} %"
-
-
-def totals_frame(replays: dict[str, ReplayResult]) -> pd.DataFrame:
-    """One row per strategy: its totals over the replay, in estimated tokens."""
-    rows = []
-    for name, result in replays.items():
-        totals = result.totals
-        rows.append({
-            "strategy": STRATEGY_TITLES.get(name, name),
-            "tokens sent": totals["tokens_sent"],
-            "saved vs no compaction": (1 - totals["tokens_sent"] / totals["raw_tokens_sent"]
-                                       if totals["raw_tokens_sent"] else 0.0),
-            "summaries": totals["summaries"],
-            "peak context (tokens)": totals["peak_tokens"],
-            "tool output kept whole": kept_share(totals["tool_output_kept"]),
-        })
-    return pd.DataFrame(rows, columns=["strategy", "tokens sent", "saved vs no compaction", "summaries",
-                                       "peak context (tokens)", "tool output kept whole"])
 
 
 # Ten values per setting, the tutorial's default among them, all on the sidebar slider's grid.

@@ -1,25 +1,46 @@
-"""Compare page: the four-layer pipeline beside two strategies from its peers, replayed on the same
-conversation at the same settings."""
+"""Compare page: what the tutorial's pipeline, Claude Code, the Anthropic API, LangChain and OpenHands
+would each do to the loaded session, replayed side by side, each with its own parameters."""
 
 import streamlit as st
 
-from compaction.strategies import STRATEGIES
-from dashboard import state, timeline
+from compaction.errors import SettingsError
+from compaction.strategies import REGISTRY, build
+from dashboard import compare_form, state
+from dashboard.compare_table import BEST, COLUMNS, compare_frame
 from dashboard.navigation import page_setup
 from dashboard.time_charts import strategies_figure
 
 page_setup()
 
 st.title("Compare strategies")
-st.caption("Three ways to keep an agent's context small, each replayed over the whole loaded session at the "
-           "sidebar's settings and the model window set on the Replay page "
-           f"({state.model_window():,} tokens). Sizes are estimated tokens (characters / 4).")
+st.caption("What would the system you use do to this session? Each strategy below is replayed over the whole "
+           f"loaded session with its own parameters, under the model window set on the Replay page "
+           f"({state.model_window():,} tokens); the sidebar's sliders apply to the other pages. Sizes are "
+           "estimated tokens. The address bar keeps the choice and every parameter changed: copy it to share.")
 
-for name in STRATEGIES:
-    st.markdown(f"**{timeline.STRATEGY_TITLES[name]}.** {timeline.STRATEGY_SENTENCES[name]}")
+chosen = compare_form.choose()
+if not chosen:
+    st.info("Pick at least one strategy to replay.")
+    st.stop()
 
-with st.spinner("Replaying the session three times…"):
-    replays = {name: state.replay_result(name, histories=False) for name in STRATEGIES}
+parameters, problems = {}, {}
+with st.container(horizontal=True):
+    for name in chosen:
+        spec = REGISTRY[name]
+        with st.popover(f"{spec.label}", icon=":material/tune:", help=f"Parameters of {spec.title}"):
+            st.markdown(f"**{spec.title}**  \n{spec.description}")
+            values = compare_form.parameter_form(name)
+        try:
+            parameters[name] = build(name, values).params
+        except SettingsError as error:
+            problems[name] = str(error)
+for name, problem in problems.items():
+    st.error(f"{REGISTRY[name].label} is left out: {problem}")
+if not parameters:
+    st.stop()
+
+with st.spinner(f"Replaying the session {len(parameters)} times…"):
+    replays = {name: state.strategy_replay(name, values) for name, values in parameters.items()}
 if not next(iter(replays.values())).calls:
     st.info("This conversation has no assistant message, so the model is never called: nothing to compare.")
     st.stop()
@@ -30,17 +51,17 @@ st.plotly_chart(strategies_figure(replays, log_scale), width="stretch", key="com
                 config={"displayModeBar": False})
 
 st.subheader("Over the whole session")
-st.dataframe(timeline.totals_frame(replays), hide_index=True, width="stretch", column_config={
-    "strategy": st.column_config.TextColumn(width="medium"),
-    "tokens sent": st.column_config.NumberColumn(format="localized",
-                                                 help="All model calls together: what the input is billed on."),
-    "saved vs no compaction": st.column_config.NumberColumn(format="percent"),
-    "summaries": st.column_config.NumberColumn(help="LLM summaries written: each is one more (costly) call."),
-    "peak context (tokens)": st.column_config.NumberColumn(format="localized",
-                                                           help="The largest single call."),
-    "tool output kept whole": st.column_config.TextColumn(
-        help="Of all tool output the session produced, the share the model saw whole at least once."),
-})
-st.caption("KEEP_RECENT (sidebar) sets the masking window and CONTEXT_LIMIT (sidebar) when the summarising "
-           f"strategies act; keep-last + summary always keeps the newest {state.settings().reactive_keep_last} "
-           "messages (the tutorial's reactive compaction keeps as many).")
+st.table(compare_frame(replays), hide_index=True)
+st.caption(f"{BEST} best trade-off: no other strategy here sends fewer tokens while keeping more of the tool output "
+           "whole. " + " ".join(f"**{c.title}**: {c.help}" for c in COLUMNS))
+
+st.subheader("Where each strategy comes from")
+for name in replays:
+    spec = REGISTRY[name]
+    sources = "; ".join(f"[{s.label}]({s.url})" if s.url else s.label for s in spec.sources)
+    lines = [f"**{spec.title}** (`{name}`). {spec.description}", f"Sources: {sources}."]
+    if spec.reverse_engineered:
+        lines.append("Known only from public reverse engineering: " + " ".join(spec.reverse_engineered))
+    st.markdown("  \n".join(lines))
+st.caption("Every strategy, its parameters and how the replay models it: docs/strategies.md, or "
+           "`python -m compaction strategies` on the command line.")

@@ -10,7 +10,7 @@ from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from .checks import build_conversation, check_message
 from .jsonl import JsonLines
-from .source import kind_of
+from .source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
 
 FORMAT = "anthropic"
 
@@ -52,8 +52,10 @@ def from_lines(lines: JsonLines) -> Conversation:
 
 
 def _conversation(messages, system, tools, warnings, label) -> Conversation:
-    # Keep only what the API reads, so exported extras (ids, timestamps) do not count as context.
-    messages = [{"role": message["role"], "content": message["content"]} for message in messages]
+    # Keep only what the API reads, so exported extras (ids, timestamps) do not count as context; a
+    # message with nothing else is kept as it is (the loader's own parse: nobody else holds it).
+    messages = [message if len(message) == 2 else {"role": message["role"], "content": message["content"]}
+                for message in messages]
     return build_conversation(messages, label, FORMAT, warnings, system=system, tools=tools)
 
 
@@ -62,6 +64,8 @@ def _system(system: Any, label: str) -> Any:
         return system
     if isinstance(system, list) and all(isinstance(block, dict) and block.get("type") == "text"
                                         and isinstance(block.get("text"), str) for block in system):
+        if too_deep(system, MAX_NESTING_DEPTH - 1):
+            raise depth_error(f"{label}: system")
         return system
     raise ConversationError("'system' must be a string or a list of text blocks", where=f"{label}: system")
 
@@ -74,4 +78,6 @@ def _tools(tools: Any, label: str) -> list[dict]:
     for index, tool in enumerate(tools):
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
             raise ConversationError("a tool must be an object with a 'name'", where=f"{label}: tools[{index}]")
+        if too_deep(tool, MAX_NESTING_DEPTH - 2):
+            raise depth_error(f"{label}: tools[{index}]")
     return tools

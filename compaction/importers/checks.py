@@ -11,7 +11,7 @@ from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from ..limits import check_message_count
 from ..validity import PairProblem, check_pairs
-from .source import kind_of
+from .source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
 
 ROLES = ("user", "assistant")
 
@@ -31,37 +31,70 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+_MISSING = object()
+_NESTED = (dict, list)
+# A block's values may nest this deep: message -> content -> block -> value are the levels above.
+_VALUE_DEPTH = MAX_NESTING_DEPTH - 3
+
+
 def check_message(message: Any, where: str) -> list[str]:
     """Raise ConversationError if `message` cannot be placed; return warnings about it otherwise.
 
-    `where` names the message for errors, e.g. "chat.json: messages[3]" or "s.jsonl: line 12".
+    `where` names the message for errors, e.g. "chat.json: messages[3]" or "s.jsonl: line 12". Run on
+    every message of a file, so the common case takes the short path and words are built only for errors.
+    The nesting bound is checked here, on what the conversation keeps (parts of a file that are not
+    kept, such as Claude Code's `toolUseResult` copies, are never walked).
     """
     if not isinstance(message, dict):
         raise ConversationError(f"a message must be an object, got {kind_of(message)}", where=where)
     role = message.get("role")
-    if role not in ROLES:
+    if role != "user" and role != "assistant":
         raise ConversationError(f"role must be 'user' or 'assistant', got {role!r}", where=where)
-    if "content" not in message:
-        raise ConversationError("the message has no 'content'", where=where)
-    content = message["content"]
+    content = message.get("content", _MISSING)
     if isinstance(content, str):
         return []
+    if content is _MISSING:
+        raise ConversationError("the message has no 'content'", where=where)
     if not isinstance(content, list):
         raise ConversationError(
             f"'content' must be a string or a list of blocks, got {kind_of(content)}", where=where)
     warnings = []
     for position, block in enumerate(content):
+        unknown = _block_problem(block)
+        if unknown is None:
+            continue
         block_where = f"{where}: content[{position}]"
-        unknown = check_block(block, block_where)
-        if unknown:
+        if unknown is not True:
             warnings.append(f"content[{position}]: unknown block type {unknown!r} kept as it is")
-        elif block["type"] == "tool_result" and isinstance(block.get("content"), list):
-            for inner_position, inner in enumerate(block["content"]):
-                inner_unknown = check_block(inner, f"{block_where}.content[{inner_position}]")
-                if inner_unknown:
-                    warnings.append(f"content[{position}].content[{inner_position}]: "
-                                    f"unknown block type {inner_unknown!r} kept as it is")
+            continue
+        check_block(block, block_where)  # raises with the words
+        for inner_position, inner in enumerate(block["content"]):
+            inner_unknown = check_block(inner, f"{block_where}.content[{inner_position}]")
+            if inner_unknown:
+                warnings.append(f"content[{position}].content[{inner_position}]: "
+                                f"unknown block type {inner_unknown!r} kept as it is")
     return warnings
+
+
+def _block_problem(block: Any) -> "str | bool | None":
+    """None for a valid block of a known type (the fast path), its type when unknown, True for a
+    block to look at closely (invalid, nested too deep, or a tool_result holding blocks)."""
+    if not isinstance(block, dict):
+        return True
+    kind = block.get("type")
+    for value in block.values():
+        if isinstance(value, _NESTED) and too_deep(value, _VALUE_DEPTH):
+            return True
+    if kind == "text":
+        return None if isinstance(block.get("text"), str) else True
+    if kind == "tool_use":
+        return None if isinstance(block.get("id"), str) and isinstance(block.get("name"), str) else True
+    if kind == "tool_result":
+        inner = block.get("content")
+        return None if isinstance(block.get("tool_use_id"), str) and not isinstance(inner, list) else True
+    if not isinstance(kind, str):
+        return True
+    return None if kind in KNOWN_BLOCK_TYPES else kind
 
 
 def check_block(block: Any, where: str) -> str | None:
@@ -76,6 +109,9 @@ def check_block(block: Any, where: str) -> str | None:
             found = f"got {kind_of(block[field])}" if field in block else "it is missing"
             raise ConversationError(
                 f"{block_type} block needs '{field}' as a string, {found}", where=where)
+    for value in block.values():
+        if isinstance(value, _NESTED) and too_deep(value, _VALUE_DEPTH):
+            raise depth_error(where)
     return None if block_type in KNOWN_BLOCK_TYPES else block_type
 
 

@@ -12,7 +12,7 @@ from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from ..messages import has_tool_use
 from .checks import build_conversation, check_message, only_tool_results
-from .source import MAX_NESTING_DEPTH, kind_of, too_deep
+from .source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
 from .unique_ids import make_tool_ids_unique
 
 FORMAT = "openai"
@@ -185,6 +185,8 @@ def _tool(tool: Any, where: str) -> dict:
     function = tool.get("function") if isinstance(tool, dict) else None
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
         raise ConversationError("a tool must be {'type': 'function', 'function': {'name', ...}}", where=where)
+    if too_deep(function, MAX_NESTING_DEPTH - 3):
+        raise depth_error(where)
     converted = {"name": function["name"], "input_schema": function.get("parameters") or {"type": "object"}}
     if isinstance(function.get("description"), str):
         converted["description"] = function["description"]

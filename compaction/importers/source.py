@@ -126,7 +126,9 @@ class Document:
 def parse_document(data: bytes, label: str) -> "Document | None":
     """The file as one JSON value, or None when it is JSON lines: its first line that is not blank or
     a // comment is a JSON object of its own, and the whole is not one value (more follows it, or a
-    line is cut off). Errors of a whole document raise."""
+    line is cut off). Errors of a whole document raise. The nesting bound is not checked here: each
+    importer checks what it keeps (checks.check_message), so the parts a file carries beside the
+    conversation (copies, metadata) are never walked."""
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -137,8 +139,7 @@ def parse_document(data: bytes, label: str) -> "Document | None":
         # orjson refuses some of what JSON allows (NaN, lone surrogates "\ud800", huge numbers): the
         # standard parser reads those, and words the errors of the rest with line and column
         value = _standard_parse(data, label)
-    if too_deep(value):
-        raise depth_error(label)
+    # orjson refuses more than 1,024 levels; the tighter bound is checked on what the importers keep
     return Document(value)
 
 

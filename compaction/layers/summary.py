@@ -17,17 +17,19 @@ def summary_message(prefix: str, summary: str) -> Message:
 
 def summarize_into(history: History, keep_from: int, prefix: str, reason: str, layer: str,
                    summarizer: Summarizer | None, store: OutputStore | None,
-                   focus: str | None = None) -> LayerResult:
-    """Replace messages[:keep_from] with a summary of them, keeping messages[keep_from:].
+                   focus: str | None = None, start: int = 0, summary_input: list | None = None) -> LayerResult:
+    """Replace messages[start:keep_from] with a summary of them, keeping the messages around them.
 
     The transcript of the whole history is written first, so nothing is lost even when the
     summariser fails; on failure the history is returned unchanged with the error recorded.
+    `summary_input` is what the summariser reads when it is not the replaced messages themselves
+    (a peer that trims them first).
     """
     summarizer = summarizer or OfflineSummarizer()
     store = store or OutputStore.temporary()
     transcript = store.save_transcript(history.messages)
-    covered = history.messages[:keep_from]
-    summarized = tuple(o for o in history.origins[:keep_from] if o is not None)
+    covered = history.messages[start:keep_from] if summary_input is None else summary_input
+    summarized = tuple(o for o in history.origins[start:keep_from] if o is not None)
     try:
         text = summarizer.summarize(covered, focus=focus)
     except SummarizerError as error:
@@ -35,9 +37,9 @@ def summarize_into(history: History, keep_from: int, prefix: str, reason: str, l
         return LayerResult(history, [event])
     text = text.strip() or "(empty summary)"
     message = summary_message(prefix, text)
-    messages = [message] + history.messages[keep_from:]
-    sizes = [message_size(message)] + history.sizes[keep_from:]
-    origins = [None] + history.origins[keep_from:]
+    messages = history.messages[:start] + [message] + history.messages[keep_from:]
+    sizes = history.sizes[:start] + [message_size(message)] + history.sizes[keep_from:]
+    origins = history.origins[:start] + [None] + history.origins[keep_from:]
     event = SummaryEvent(True, reason, summarizer.name, text, transcript, None, summarized, layer)
     return LayerResult(history.derive(messages, sizes, origins), [event])
 

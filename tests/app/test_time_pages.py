@@ -94,14 +94,3 @@ def test_tune_measure_and_bad_values(app):
     at.text_input(key="tune_values_context_limit").set_value("10000, lots").run()
     assert any("'lots' is not a whole number" in element.value for element in at.error)
     assert not at.get("plotly_chart")
-
-
-def test_compare_shows_three_strategies(app):
-    at = open_page(app, "compare")
-    assert not at.exception
-    strategies = at.dataframe[0].value["strategy"].tolist()
-    assert len(strategies) == 3
-    assert [name.split(" (")[0] for name in strategies] == [
-        "Four-layer pipeline", "Masking only", "Keep the last messages + summary"]
-    lines = [trace["name"] for trace in chart_spec(at)["data"]]
-    assert lines[0] == "no compaction" and lines[1:] == strategies

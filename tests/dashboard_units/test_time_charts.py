@@ -6,7 +6,7 @@ from compaction import Settings, prepare
 from compaction.generate import generate
 from compaction.importers import load_conversation
 from compaction.replay import replay
-from compaction.strategies import STRATEGIES
+from compaction.strategies import REGISTRY, STRATEGIES
 from compaction.sweep import sweep
 from dashboard import state, timeline
 from dashboard.time_charts import replay_figure, strategies_figure, sweep_heatmap
@@ -60,9 +60,15 @@ def test_replay_figure_marks_claude_code_boundaries():
 def test_strategies_figure_has_one_line_per_strategy():
     replays = {name: replay(SEED_DEMO, strategy=name) for name in STRATEGIES}
     figure = strategies_figure(replays)
-    assert [trace.name for trace in figure.data] == ["no compaction"] + [timeline.STRATEGY_TITLES[n] for n in STRATEGIES]
-    for trace, result in zip(figure.data[1:], replays.values(), strict=True):
+    assert [trace.name for trace in figure.data] == ["no compaction"] + [REGISTRY[n].label for n in STRATEGIES]
+    for trace, (name, result) in zip(figure.data[1:], replays.items(), strict=True):
         assert list(trace.y) == [call.tokens for call in result.calls]
+        assert trace.hovertemplate.startswith(f"<b>{REGISTRY[name].title}</b>")
+    assert len({trace.line.color for trace in figure.data[1:]}) == len(STRATEGIES)  # a colour each
+    texts = [note.text for note in figure.layout.annotations]
+    assert not any(text.startswith("CONTEXT_LIMIT") for text in texts)  # the peers have their own thresholds
+    with_limit = strategies_figure({"pipeline": replays["pipeline"]}, context_limit=50_000)
+    assert "CONTEXT_LIMIT ≈ 12.5 K tokens" in [note.text for note in with_limit.layout.annotations]
 
 
 def test_sweep_heatmap_cells_are_clickable_and_the_current_one_marked(small_sweep):
@@ -107,11 +113,3 @@ def test_default_axes_fit_the_sliders_and_hold_the_defaults():
         values = timeline.DEFAULT_AXES[spec.field]
         assert len(values) == 10 and spec.default in values
         assert all(spec.minimum <= v <= spec.maximum and (v - spec.minimum) % spec.step == 0 for v in values)
-
-
-def test_totals_frame_has_a_row_per_strategy(seed_replay):
-    frame = timeline.totals_frame({"pipeline": seed_replay})
-    row = frame.iloc[0]
-    assert row["strategy"] == timeline.STRATEGY_TITLES["pipeline"]
-    assert row["tokens sent"] == seed_replay.totals["tokens_sent"]
-    assert row["tool output kept whole"] == "100 %"

@@ -53,7 +53,9 @@ def test_replay_json(main, session_file, capsys):
     messages = json.loads(session_file.read_text())
     assert [c["index"] for c in data["calls"]] == [i for i, m in enumerate(messages) if m["role"] == "assistant"]
     assert set(data["calls"][0]) == {"call", "index", "messages", "chars", "tokens", "raw_chars", "raw_tokens",
-                                     "acted", "summaries", "tokens_total", "raw_tokens_total", "over_window"}
+                                     "acted", "summaries", "tokens_total", "raw_tokens_total", "over_window",
+                                     "applied_edits"}
+    assert data["calls"][0]["applied_edits"] == []  # the pipeline edits no request on its own
     assert {"calls", "summaries", "reactive", "tokens_sent", "raw_tokens_sent", "peak_tokens"} <= set(data["totals"])
     assert data["totals"]["summaries"] > 0
     assert data["settings"]["context_limit"] == 8000

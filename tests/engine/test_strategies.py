@@ -139,3 +139,18 @@ def test_masking_frontier_is_not_fooled_by_an_output_that_reads_like_the_mask():
     messages[4]["content"][0]["content"] = MASK  # a tool really printed "<MASKED>"
     step = masking_step(prepare(messages), Settings(keep_recent=1))
     assert [e.index for e in step.events] == [2, 6]
+
+
+def test_a_parameter_given_to_a_tutorial_strategy_overrides_its_setting():
+    from compaction.strategies import build as build_strategy
+
+    messages = build(random_turns(30, seed=5))
+    by_setting = replay(messages, Settings(context_limit=5_000), strategy="pipeline")
+    by_param = replay(messages, Settings(), strategy=build_strategy("pipeline", {"context_limit": 5_000}))
+    assert [c.as_dict() for c in by_param.calls] == [c.as_dict() for c in by_setting.calls]
+    assert by_param.strategy == "pipeline"
+    masked = replay(messages, Settings(keep_recent=3), strategy=build_strategy("masking", {"window": 1}))
+    assert masked.calls[-1].as_dict() == replay(messages, Settings(keep_recent=1),
+                                                strategy="masking").calls[-1].as_dict()
+    with pytest.raises(SettingsError, match="max_messages .50. must be larger than keep_head .60."):
+        build_strategy("pipeline", {"keep_head": 60})

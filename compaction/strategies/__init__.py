@@ -1,0 +1,50 @@
+"""Ways to keep an agent's context small before each model call, all of one shape so a replay can run
+any of them: `step(history, settings, store, summarizer) -> Step` (base.py).
+
+The registry: every strategy by its stable name, with its parameters, defaults and sources (spec.py).
+One module per family: the tutorial's pipeline and its first two peers (tutorial.py), Claude Code,
+the Anthropic API's context management, LangChain's middleware, OpenHands' condensers and the
+Complexity Trap's hybrid. `build(name, params)` gives a step function at those parameters.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import SettingsError
+from . import anthropic_api, claude_code, hybrid, langchain, openhands, tutorial
+from .base import Step, StepFunction, summaries_made
+from .spec import Built, Source, StrategySpec
+from .tutorial import masking_step, pipeline_step, summary_keep_last_step
+
+REGISTRY: dict[str, StrategySpec] = {spec.name: spec for spec in (
+    *tutorial.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS)}
+
+# Each strategy at its defaults (the tutorial's three read the Settings they are called with).
+STRATEGIES: dict[str, StepFunction] = {name: spec.build() for name, spec in REGISTRY.items()}
+
+# The settings a strategy reads besides REACTIVE_KEEP_LAST (which every replay reads): a sweep
+# reuses one replay for cells that differ only in the others. None: it may read any.
+SETTINGS_READ: dict[str, frozenset[str] | None] = {name: spec.settings_read for name, spec in REGISTRY.items()}
+
+
+def lookup(name: str) -> StrategySpec:
+    if name not in REGISTRY:
+        raise SettingsError(f"unknown strategy {name!r}; choose one of {', '.join(REGISTRY)}")
+    return REGISTRY[name]
+
+
+def build(name: str, params: Mapping[str, Any] | None = None) -> Built:
+    """The named strategy's step function at `params` (checked; SettingsError names what is wrong)."""
+    return lookup(name).build(params)
+
+
+def resolve(strategy: "str | StepFunction") -> tuple[str, StepFunction]:
+    """(name, step function) for a strategy name or a step function."""
+    if callable(strategy):
+        return getattr(strategy, "__name__", "custom"), strategy
+    lookup(strategy)
+    return strategy, STRATEGIES[strategy]
+
+
+__all__ = ["REGISTRY", "SETTINGS_READ", "STRATEGIES", "Built", "Source", "Step", "StepFunction", "StrategySpec",
+           "build", "lookup", "masking_step", "pipeline_step", "resolve", "summaries_made", "summary_keep_last_step"]

@@ -1,0 +1,41 @@
+"""The one shape every strategy has: `step(history, settings, store, summarizer) -> Step`.
+
+A step is pure: it never changes the history it is given (nor its messages) and returns a new one,
+with tool pairs valid in what is sent. `Step.carry` is for edits made by an API to each request while
+the client keeps its full history (Anthropic's context editing): the loop sends `history` and appends
+the next messages to `carry`.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..events import SummaryEvent
+from ..history import History
+from ..settings import Settings
+from ..store import OutputStore
+from ..summarizers import Summarizer
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a strategy did before one model call."""
+
+    history: History  # what is sent
+    acted: tuple[str, ...] = ()  # what changed the history (or tried to summarise), see replay.ACTIONS
+    events: tuple = ()
+    # the size compared with CONTEXT_LIMIT, None if the strategy does not look at it: a replay in
+    # which it never went over the limit is the same for every larger limit (the sweep reuses it)
+    checked_size: int | None = None
+    # the history the loop keeps for the next call; None: the one sent (the edit is permanent)
+    carry: History | None = None
+
+    @property
+    def kept(self) -> History:
+        return self.history if self.carry is None else self.carry
+
+
+StepFunction = Callable[[History, Settings, OutputStore, Summarizer], Step]
+
+
+def summaries_made(events) -> int:
+    return sum(1 for e in events if isinstance(e, SummaryEvent) and e.succeeded)

@@ -1,0 +1,112 @@
+"""A strategy as the registry describes it: names, one plain sentence, parameters with their
+documented defaults, sources, what is known only from reverse engineering, and `build(params)`.
+
+The Compare page, `python -m compaction strategies` and docs/strategies.md all read these.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import SettingsError
+from ..history import History
+from ..settings import Settings
+from ..store import OutputStore
+from ..summarizers import Summarizer
+from .base import Step, StepFunction
+from .params import Param
+
+
+@dataclass(frozen=True)
+class Source:
+    label: str
+    url: str
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    name: str  # stable: CLI, URLs and JSON use it
+    label: str  # short, for legends and tables
+    title: str  # the full name
+    family: str
+    description: str  # one sentence in plain words
+    params: tuple[Param, ...]
+    make: Callable[[dict[str, Any]], StepFunction]
+    sources: tuple[Source, ...]
+    reverse_engineered: tuple[str, ...] = ()  # behaviours known only from public reverse engineering
+    notes: tuple[str, ...] = ()  # how the system's behaviour maps onto a replay of our messages
+    # True: a parameter not given comes from the Settings the step is called with (the tutorial's
+    # strategies, whose knobs are the sidebar's and the CLI's settings); False: from its default here
+    from_settings: bool = False
+    # the Settings fields the step reads besides REACTIVE_KEEP_LAST (None: any), for the sweep's reuse
+    settings_read: frozenset[str] | None = frozenset()
+    rule: Callable[[dict[str, Any]], str | None] | None = None  # a cross-parameter check: the problem or None
+
+    def param(self, name: str) -> Param:
+        for param in self.params:
+            if param.name == name:
+                return param
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise SettingsError(f"{self.name} has no parameter {name!r}; its parameters are {known}")
+
+    def defaults(self) -> dict[str, Any]:
+        return {param.name: param.default for param in self.params}
+
+    def resolve(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The checked parameters: `given` over the defaults (only `given` for a settings strategy)."""
+        checked = {name.replace("-", "_"): value for name, value in (given or {}).items()}
+        checked = {name: self.param(name).check(value, self.name) for name, value in checked.items()}
+        values = checked if self.from_settings else {**self.defaults(), **checked}
+        problem = self.rule(values) if self.rule else None
+        if problem:
+            raise SettingsError(f"{self.name}: {problem}")
+        return values
+
+    def parse(self, pairs: Iterable[str]) -> dict[str, Any]:
+        """'KEY=VALUE' texts (the command line's --param) as checked values."""
+        values: dict[str, Any] = {}
+        for pair in pairs:
+            key, equals, text = pair.partition("=")
+            key = key.strip().replace("-", "_")
+            if not equals or not key:
+                raise SettingsError(f"--param must look like KEY=VALUE (e.g. {self._example()}), got {pair!r}")
+            values[key] = self.param(key).parse(text, self.name)
+        return values
+
+    def build(self, given: Mapping[str, Any] | None = None) -> "Built":
+        params = self.resolve(given)
+        return Built(self, params, self.make(params))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "title": self.title, "family": self.family,
+                "description": self.description, "parameters": [p.as_dict() for p in self.params],
+                "defaults_from_settings": self.from_settings,
+                "sources": [{"label": s.label, "url": s.url} for s in self.sources],
+                "reverse_engineered": list(self.reverse_engineered), "notes": list(self.notes)}
+
+    def _example(self) -> str:
+        return f"{self.params[0].name}={self.params[0].default}" if self.params else "name=value"
+
+
+class Built:
+    """A strategy's step function at given parameters. A replay names its result after `__name__`."""
+
+    def __init__(self, spec: StrategySpec, params: dict[str, Any], step: StepFunction):
+        self.spec = spec
+        self.params = params
+        self.__name__ = spec.name
+        self._step = step
+
+    def __call__(self, history: History, settings: Settings, store: OutputStore | None = None,
+                 summarizer: Summarizer | None = None) -> Step:
+        return self._step(history, settings, store, summarizer)
+
+    @property
+    def settings_read(self) -> frozenset[str] | None:
+        read = self.spec.settings_read
+        if read is None or not self.spec.from_settings:
+            return read
+        return read - set(self.params)  # a parameter given overrides its setting
+
+    def __repr__(self) -> str:
+        return f"Built({self.spec.name!r}, {self.params!r})"

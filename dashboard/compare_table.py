@@ -1,0 +1,95 @@
+"""The Compare page's table: one row per strategy, one column per measure, the best trade-offs marked.
+
+Columns are a list of MeasureColumn, so a new measure (a cache-aware cost, a loss measure) is one more
+entry; a column with a direction ("lower"/"higher" is better) named in TRADE_OFF takes part in
+choosing the best trade-offs (the strategies no other one beats on every such column).
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from compaction.replay import ACTIONS, ReplayResult
+
+from .timeline import ACTION_TITLES, STRATEGY_TITLES
+
+BEST = "★"
+
+
+@dataclass(frozen=True)
+class MeasureColumn:
+    title: str
+    help: str
+    value: Callable[[ReplayResult], Any]  # None when the measure does not apply
+    show: Callable[[Any], str] = lambda value: f"{value:,}"
+    better: str | None = None  # "lower" or "higher": a direction, for the trade-off
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.0f} %"
+
+
+def _saved(result: ReplayResult) -> float:
+    totals = result.totals
+    return 1 - totals["tokens_sent"] / totals["raw_tokens_sent"] if totals["raw_tokens_sent"] else 0.0
+
+
+def what_it_did(result: ReplayResult) -> str:
+    """'old outputs masked at 40 calls; 2 summaries' and the like."""
+    acted = result.totals["acted"]
+    parts = [f"{ACTION_TITLES[action]} at {count:,} call{'s' if count != 1 else ''}"
+             for action in ACTIONS if (count := acted[action])]
+    return "; ".join(parts) or "nothing: the session stayed under its thresholds"
+
+
+COLUMNS: tuple[MeasureColumn, ...] = (
+    MeasureColumn("model calls", "One per assistant message of the session.", lambda r: r.totals["calls"]),
+    MeasureColumn("tokens sent", "All model calls together: what the input is billed on (estimated tokens).",
+                  lambda r: r.totals["tokens_sent"], better="lower"),
+    MeasureColumn("saved vs no compaction", "Tokens sent, compared with sending the whole history every time.",
+                  _saved, _share),
+    MeasureColumn("peak context (tokens)", "The largest single request.", lambda r: r.totals["peak_tokens"]),
+    MeasureColumn("summaries", "LLM summaries written: each is one more model call.", lambda r: r.totals["summaries"]),
+    MeasureColumn("tool output kept whole", "Of all the tool output the session produced, the share the model saw "
+                  "whole at least once.", lambda r: r.totals["tool_output_kept"], _share, better="higher"),
+    MeasureColumn("what it did", "The calls before which the strategy changed the history.", what_it_did, str),
+)
+TRADE_OFF = ("tokens sent", "tool output kept whole")
+
+
+def best_trade_offs(rows: dict[str, dict[str, Any]], columns: Sequence[MeasureColumn] = COLUMNS,
+                    trade_off: Sequence[str] = TRADE_OFF) -> set[str]:
+    """The rows no other row beats: as good on every trade-off column and better on one (the Pareto
+    front). A missing value (None) counts as the worst."""
+    axes = [c for c in columns if c.title in trade_off and c.better]
+
+    def score(name: str) -> list[float]:
+        values = []
+        for column in axes:
+            value = rows[name][column.title]
+            worst = float("inf") if column.better == "lower" else float("-inf")
+            value = worst if value is None else value
+            values.append(value if column.better == "lower" else -value)  # lower is better after this
+        return values
+
+    scores = {name: score(name) for name in rows}
+    return {name for name, mine in scores.items()
+            if not any(all(o <= m for o, m in zip(other, mine, strict=True)) and other != mine
+                       for other_name, other in scores.items() if other_name != name)}
+
+
+def compare_rows(replays: dict[str, ReplayResult], columns: Sequence[MeasureColumn] = COLUMNS
+                 ) -> dict[str, dict[str, Any]]:
+    return {name: {c.title: c.value(result) for c in columns} for name, result in replays.items()}
+
+
+def compare_frame(replays: dict[str, ReplayResult], columns: Sequence[MeasureColumn] = COLUMNS,
+                  trade_off: Sequence[str] = TRADE_OFF) -> pd.DataFrame:
+    """One row per strategy, values written for people; the first column marks the best trade-offs."""
+    rows = compare_rows(replays, columns)
+    best = best_trade_offs(rows, columns, trade_off)
+    table = [{"best trade-off": BEST if name in best else "", "strategy": STRATEGY_TITLES.get(name, name),
+              **{c.title: c.show(values[c.title]) for c in columns}} for name, values in rows.items()]
+    return pd.DataFrame(table, columns=["best trade-off", "strategy", *(c.title for c in columns)])

@@ -1,0 +1,60 @@
+"""The Compare page in a real browser: every strategy name shown whole, a parameter changed in its
+popover goes to the address bar, and that address opened again restores the comparison."""
+
+import re
+
+import pytest
+from browser_helpers import expect_no_exception as no_exception
+from browser_helpers import open_nav_page, screenshot, wait_idle
+from playwright.sync_api import expect
+
+from compaction.strategies import REGISTRY
+from dashboard.compare_form import DEFAULT_CHOICE
+
+pytestmark = pytest.mark.browser
+
+TABLE = "[data-testid='stTable']"
+
+
+def fully_visible(locator) -> bool:
+    """Whether the element's text fits its box (nothing cut off or hidden behind an ellipsis)."""
+    return locator.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1")
+
+
+def test_names_whole_a_parameter_in_the_url_and_the_link_restoring_it(app_page):
+    open_nav_page(app_page, "Compare", "Compare strategies")
+    expect(app_page.locator("[data-testid='stPlotlyChart']")).to_be_visible()
+    for name in DEFAULT_CHOICE:
+        cell = app_page.locator(f"{TABLE} td", has_text=re.compile(f"^{re.escape(REGISTRY[name].label)}$"))
+        expect(cell).to_have_count(1)
+        assert fully_visible(cell), REGISTRY[name].label
+    legend = app_page.locator("[data-testid='stPlotlyChart'] .legendtext")
+    expect(legend).to_have_text(["no compaction", *(REGISTRY[name].label for name in DEFAULT_CHOICE)])
+    app_page.locator(TABLE).scroll_into_view_if_needed()
+    screenshot(app_page, "compare_default")
+
+    row = app_page.locator(f"{TABLE} tr", has_text="API clear_tool_uses")
+    expect(row).to_contain_text("450,041")  # nothing cleared at the default trigger
+    app_page.get_by_role("button", name="API clear_tool_uses").click()
+    trigger = app_page.get_by_role("spinbutton", name="trigger (tokens)")
+    trigger.fill("1000")
+    trigger.press("Enter")
+    wait_idle(app_page)
+    expect(app_page).to_have_url(re.compile(r"anthropic-clear-tool-uses\.trigger=1000"))
+    expect(row).not_to_contain_text("450,041")
+    expect(row).to_contain_text("old tool results cleared in this request")
+    no_exception(app_page)
+
+    link = app_page.url
+    fresh = app_page.context.new_page()
+    fresh.goto(link)
+    wait_idle(fresh)
+    expect(fresh.locator("h1", has_text="Compare strategies")).to_be_visible()
+    restored = fresh.locator(f"{TABLE} tr", has_text="API clear_tool_uses")
+    expect(restored).to_contain_text("old tool results cleared in this request")
+    expect(fresh.locator(f"{TABLE} tbody tr")).to_have_count(len(DEFAULT_CHOICE))
+    fresh.get_by_role("button", name="API clear_tool_uses").click()
+    expect(fresh.get_by_role("spinbutton", name="trigger (tokens)")).to_have_value("1000")
+    no_exception(fresh)
+    screenshot(fresh, "compare_deep_link")
+    fresh.close()

@@ -1,0 +1,48 @@
+"""The Compare page's table: its measure columns, the best trade-offs (the Pareto front) and the
+words for what a strategy did."""
+
+from compaction import prepare
+from compaction.generate import generate
+from compaction.replay import replay
+from compaction.strategies import build
+from dashboard.compare_table import BEST, COLUMNS, MeasureColumn, best_trade_offs, compare_frame, what_it_did
+
+SEED_DEMO = prepare(generate("seed-demo"))
+
+
+def rows(**values):
+    return {name: {"tokens sent": tokens, "tool output kept whole": kept} for name, (tokens, kept) in values.items()}
+
+
+def test_the_best_trade_offs_are_those_no_other_beats_on_both():
+    table = rows(cheap=(100, 0.5), same=(100, 0.5), whole=(200, 0.9), worse=(300, 0.8), dearer=(150, 0.5),
+                 no_output=(50, None))
+    # worse: whole sends less and keeps more; dearer: cheap sends less, keeps as much; equal rows do not beat
+    # each other; a strategy with no tool output to keep is only judged on what it sends
+    assert best_trade_offs(table) == {"cheap", "same", "whole", "no_output"}
+
+
+def test_a_new_measure_column_joins_the_table_and_the_trade_off():
+    # clearing every result as it arrives sends the least and keeps none whole; a window of 100 keeps all
+    cheap, whole = (replay(SEED_DEMO, strategy=build(name, params)) for name, params in
+                    (("anthropic-clear-tool-uses", {"trigger": 1, "keep": 0}), ("masking", {"window": 100})))
+    replays = {"anthropic-clear-tool-uses": cheap, "masking": whole}
+    assert cheap.totals["tool_output_kept"] == 0.0 and whole.totals["tool_output_kept"] == 1.0
+    frame = compare_frame(replays)
+    assert list(frame.columns) == ["best trade-off", "strategy", *(c.title for c in COLUMNS)]
+    assert frame["best trade-off"].tolist() == [BEST, BEST]  # fewer tokens against more output kept whole
+    made_up = MeasureColumn("summaries cost", "made up for the test", lambda r: 1 if r is whole else 2, better="lower")
+    frame = compare_frame(replays, (*COLUMNS, made_up), ("tokens sent", "summaries cost"))
+    assert frame["summaries cost"].tolist() == ["2", "1"]
+    assert frame["best trade-off"].tolist() == [BEST, BEST]
+    frame = compare_frame(replays, (*COLUMNS, made_up), ("summaries cost",))
+    assert frame["best trade-off"].tolist() == ["", BEST]
+
+
+def test_what_it_did_names_each_action_and_how_often():
+    forgetting = replay(SEED_DEMO, strategy=build("openhands-amortized", {"max_size": 20}))
+    counted = forgetting.totals["acted"]["forget"]
+    assert counted > 1
+    assert what_it_did(forgetting) == f"middle of the history forgotten at {counted:,} calls"
+    idle = replay(SEED_DEMO, strategy=build("anthropic-compact"))
+    assert what_it_did(idle) == "nothing: the session stayed under its thresholds"

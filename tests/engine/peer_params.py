@@ -1,0 +1,54 @@
+"""Parameters that make every strategy act on small sessions, and helpers for the property tests."""
+
+import copy
+
+from compaction import check_pairs
+
+# Thresholds a few thousand characters high, windows of a few messages: each strategy does its work
+# (clears, masks, forgets, summarises) many times in a session of a few dozen turns.
+TIGHT = {
+    "pipeline": {"context_limit": 5_000, "max_messages": 12, "keep_recent": 1, "max_bytes": 3_000,
+                 "persist_threshold": 2_000},
+    "masking": {"window": 1},
+    "summary_keep_last": {"trigger": 5_000, "keep_last": 3},
+    "claude-code": {"window_tokens": 6_000, "output_reserve_tokens": 1_000, "buffer_tokens": 1_000,
+                    "persist_threshold": 1_500, "preview_chars": 100, "microcompact_trigger": 2,
+                    "microcompact_keep": 1, "microcompact_tools": ("read", "bash", "grep", "edit", "run")},
+    "anthropic-clear-tool-uses": {"trigger": 500, "keep": 1, "clear_tool_inputs": True},
+    "anthropic-clear-thinking": {"keep": 0},
+    "anthropic-compact": {"trigger": 50_000},
+    "langchain-summarization": {"trigger_tokens": 1_500, "keep_messages": 5, "trim_tokens_to_summarize": 800},
+    "langchain-clear-tool-uses": {"trigger": 500, "keep": 1, "clear_at_least": 300},
+    "openhands-masking": {"attention_window": 3},
+    "openhands-recent": {"max_events": 6, "keep_first": 2},
+    "openhands-amortized": {"max_size": 10, "keep_first": 2},
+    "openhands-llm": {"max_size": 12, "keep_first": 2, "max_tokens": 3_000},
+    "openhands-pipeline": {"max_size": 12, "keep_first": 2, "browser_tools": ("bash",),
+                           "browser_attention_window": 1},
+    "hybrid": {"mask_window": 2, "summarize_every": 3, "keep_last_turns": 2},
+}
+
+
+def guarded(step):
+    """`step`, checking at every call that it leaves its input as it was, sends valid tool pairs and
+    keeps every message's size exact."""
+    def run(history, settings, store=None, summarizer=None):
+        before = (copy.deepcopy(history.messages), list(history.sizes), list(history.origins))
+        done = step(history, settings, store, summarizer)
+        assert (history.messages, history.sizes, history.origins) == before, f"{step.__name__} changed its input"
+        sent = done.history
+        assert check_pairs(sent.messages) == [], f"{step.__name__} split a tool pair"
+        assert sent.sizes == [len(str(m)) for m in sent.messages], f"{step.__name__} sizes are off"
+        assert len(sent.origins) == len(sent.messages)
+        return done
+    run.__name__ = step.__name__
+    return run
+
+
+def with_thinking(messages, every: int = 2):
+    """A copy with a thinking block opening every `every`-th assistant message that has a block list."""
+    messages = copy.deepcopy(messages)
+    assistants = [m for m in messages if m["role"] == "assistant" and isinstance(m["content"], list)]
+    for n, message in enumerate(assistants[::every]):
+        message["content"].insert(0, {"type": "thinking", "thinking": f"Thinking step {n}. " * 20, "signature": "s"})
+    return messages
