@@ -10,6 +10,8 @@ import pandas as pd
 
 from compaction.corpus import percentile
 
+from .compare_table import MeasureColumn, best_trade_offs
+
 # Row field -> column title, in the order shown.
 TITLES = {
     "project": "project", "session": "session", "format": "format", "error": "error", "first_time": "first time",
@@ -77,18 +79,12 @@ def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
 
 
 def pareto_front(points: list[tuple[float, float]], x_higher_better: bool, y_higher_better: bool) -> list[int]:
-    """Indices of the points no other point beats on both axes (ties on one axis and better on the
-    other count as beating), sorted by x."""
-    def oriented(point):
-        return (point[0] if x_higher_better else -point[0], point[1] if y_higher_better else -point[1])
-
-    scored = [oriented(point) for point in points]
-    front = []
-    for index, (x, y) in enumerate(scored):
-        beaten = any((ox >= x and oy >= y) and (ox > x or oy > y) for ox, oy in scored)
-        if not beaten:
-            front.append(index)
-    return sorted(front, key=lambda index: points[index][0])
+    """Indices of the points no other point beats on both axes (the Compare page's best trade-offs),
+    sorted by x."""
+    axes = (MeasureColumn("x", "", lambda _: None, better="higher" if x_higher_better else "lower"),
+            MeasureColumn("y", "", lambda _: None, better="higher" if y_higher_better else "lower"))
+    best = best_trade_offs({index: {"x": x, "y": y} for index, (x, y) in enumerate(points)}, axes, ("x", "y"))
+    return sorted(best, key=lambda index: points[index][0])
 
 
 def suggested_projects_folder(home: Path, client_ip) -> Path | None:
