@@ -50,12 +50,12 @@ def tree_rss(process: psutil.Process) -> int:
     return total
 
 
-def run(folder: Path, *args: str) -> tuple[float, int, dict]:
-    """(seconds, peak resident bytes of the command and its workers, its JSON output)."""
-    with tempfile.TemporaryFile("w+") as output:
+def run(folder: Path, *args: str) -> tuple[float, float, int, dict]:
+    """(seconds, CPU seconds of the command and its workers, their peak resident bytes, its JSON output)."""
+    with tempfile.TemporaryFile("w+") as output, tempfile.TemporaryFile("w+") as errors:
         start = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-m", "compaction", "corpus", str(folder), "--json", *args],
-                                 cwd=ROOT, stdout=output, stderr=subprocess.PIPE, text=True)
+                                 cwd=ROOT, stdout=output, stderr=errors, text=True)
         peak, watched = 0, psutil.Process(child.pid)
         done = threading.Event()
 
@@ -67,14 +67,16 @@ def run(folder: Path, *args: str) -> tuple[float, int, dict]:
 
         sampler = threading.Thread(target=sample)
         sampler.start()
-        _, errors = child.communicate()
+        _, status, usage = os.wait4(child.pid, 0)  # the workers' CPU time is counted once they are joined
         seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
         done.set()
         sampler.join()
         if child.returncode:
-            raise SystemExit(f"corpus failed ({child.returncode}): {errors}")
+            errors.seek(0)
+            raise SystemExit(f"corpus failed ({child.returncode}): {errors.read()}")
         output.seek(0)
-        return seconds, peak, json.load(output)
+        return seconds, usage.ru_utime + usage.ru_stime, peak, json.load(output)
 
 
 def load() -> str:
@@ -98,24 +100,24 @@ def main() -> None:
         timings = {}
         for workers in (1, args.workers):
             print(f"  load before {workers} worker(s): {load()}")
-            seconds, peak, data = run(big, "--workers", str(workers))
+            seconds, cpu, peak, data = run(big, "--workers", str(workers))
             timings[workers] = seconds
             errors = [row for row in data["sessions"] if row["error"]]
-            print(f"rows, {workers} worker(s): {seconds:6.1f} s, {len(data['sessions']):,} rows, "
-                  f"{len(errors)} with an error, peak memory {peak / 2**20:,.0f} MB")
+            print(f"rows, {workers} worker(s): {seconds:6.1f} s ({cpu:.1f} s of CPU), {len(data['sessions']):,} "
+                  f"rows, {len(errors)} with an error, peak memory {peak / 2**20:,.0f} MB")
         print(f"time ratio {args.workers} workers / 1 worker: {timings[args.workers] / timings[1]:.2f}")
 
         print(f"  load before the small corpus: {load()}")
-        seconds, small_peak, _ = run(small, "--workers", str(args.workers))
+        seconds, _, small_peak, _ = run(small, "--workers", str(args.workers))
         print(f"rows, {args.small} sessions, {args.workers} workers: {seconds:6.1f} s, "
               f"peak memory {small_peak / 2**20:,.0f} MB (vs {peak / 2**20:,.0f} MB with {args.sessions:,})")
 
         print(f"  load before the sweep: {load()}")
-        seconds, sweep_peak, data = run(big, "--workers", str(args.workers), "--sweep", *args.sweep.split())
+        seconds, cpu, sweep_peak, data = run(big, "--workers", str(args.workers), "--sweep", *args.sweep.split())
         [corrupt] = [row for row in data["sessions"] if row["error"]]
         cells = data["sweep"]["measures"]["saved_share"]
-        print(f"sweep {args.sweep}, {args.workers} workers: {seconds:6.1f} s for {data['sweep']['sessions']:,} "
-              f"sessions, peak memory {sweep_peak / 2**20:,.0f} MB")
+        print(f"sweep {args.sweep}, {args.workers} workers: {seconds:6.1f} s ({cpu:.1f} s of CPU) for "
+              f"{data['sweep']['sessions']:,} sessions, peak memory {sweep_peak / 2**20:,.0f} MB")
         print(f"  median saved share per cell: {[[round(v, 3) for v in row] for row in cells['median']]}")
         print(f"  p90 saved share per cell:    {[[round(v, 3) for v in row] for row in cells['p90']]}")
         print(f"  the corrupt file's row: {corrupt['error']}")
