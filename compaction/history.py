@@ -22,6 +22,18 @@ from .validity import check_pairs
 ROLES = {"user", "assistant"}
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """What a log recorded beside its messages: usage and time per message, its own compactions."""
+
+    usage: list = field(default_factory=list)  # per message: the call's usage at an assistant message, or None
+    timestamps: list = field(default_factory=list)  # per message, ISO 8601 text or None
+    boundaries: list = field(default_factory=list)  # {"index", "trigger", "pre_tokens"}
+
+
+NOTHING_RECORDED = Recorded()
+
+
 @dataclass
 class History:
     messages: list[Message]
@@ -33,6 +45,7 @@ class History:
     overhead: int = 0  # characters of the system prompt and tool definitions sent beside the messages
     token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for this conversation
     calibration: "Calibration | None" = None  # the fit on the log's recorded usage behind token_model
+    recorded: Recorded = NOTHING_RECORDED  # what the log recorded beside the messages
     # repr length of an original tool_result's content by (origin, block position); filled lazily
     content_repr: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     # persisted outputs already written, by (store root, origin, block position)
@@ -88,6 +101,7 @@ class History:
         """A new history sharing this one's index and caches."""
         return History(messages, sizes, origins, self.tool_names, self.originals, self.result_blocks,
                        overhead=self.overhead, token_model=self.token_model, calibration=self.calibration,
+                       recorded=self.recorded,
                        content_repr=self.content_repr, persisted_cache=self.persisted_cache, memo=self.memo,
                        shared=self.shared)
 
@@ -131,10 +145,12 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
     _check_shape(messages)
     messages = list(messages)
     sizes = list(map(len, map(str, messages)))  # message_size for each, without a Python loop
-    calibration = None
-    if isinstance(conversation, Conversation) and conversation.has_usage:
-        calibration = calibrate(sizes, overhead, conversation.usage,
-                                conversation.metadata.get("compact_boundaries") or [])
+    calibration, recorded = None, NOTHING_RECORDED
+    if isinstance(conversation, Conversation):
+        recorded = Recorded(conversation.usage, conversation.timestamps,
+                            conversation.metadata.get("compact_boundaries") or [])
+        if conversation.has_usage:
+            calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
     return History(
         messages=messages,
         sizes=sizes,
@@ -145,6 +161,7 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
         overhead=overhead,
         token_model=calibration.model if calibration else DEFAULT_TOKEN_MODEL,
         calibration=calibration,
+        recorded=recorded,
         _pair_problems=problems,
     )
 

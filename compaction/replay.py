@@ -12,10 +12,8 @@ and caches, so appending a message measures nothing and a call costs only what i
 
 import dataclasses
 from bisect import bisect_left
-from typing import Any
 
 from .compact_tool import compact_answered_turn, compact_calls, compact_focus
-from .conversation import Conversation
 from .errors import SettingsError
 from .history import History, prepare
 from .layers.reactive import reactive_compact
@@ -32,10 +30,9 @@ from .summarizers import OfflineSummarizer, Summarizer
 __all__ = ["ACTIONS", "MODEL_WINDOW_TOKENS", "CallRecord", "ReplayResult", "replay"]
 
 
-def _boundaries(conversation: Any, call_indices: list[int]) -> list[dict]:
-    metadata = getattr(conversation, "metadata", None) or {}
+def _boundaries(boundaries: list, call_indices: list[int]) -> list[dict]:
     found = []
-    for boundary in metadata.get("compact_boundaries") or []:
+    for boundary in boundaries:
         index = boundary.get("index") if isinstance(boundary, dict) else None
         if isinstance(index, int) and not isinstance(index, bool):
             call = bisect_left(call_indices, index)
@@ -87,15 +84,16 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     prepared = prepare(conversation)
     if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
         prepared = dataclasses.replace(prepare(prepared.messages), overhead=prepared.overhead,
-                                       token_model=prepared.token_model, calibration=prepared.calibration)
+                                       token_model=prepared.token_model, calibration=prepared.calibration,
+                                       recorded=prepared.recorded)
     store = store or OutputStore.temporary()
     summarizer = summarizer or OfflineSummarizer()
     originals, sizes, overhead = prepared.messages, prepared.sizes, prepared.overhead
     call_indices = [i for i, m in enumerate(originals) if m.get("role") == "assistant"]
     result = ReplayResult(name, settings, model_window_tokens, histories=[] if keep_histories else None,
-                          boundaries=_boundaries(conversation, call_indices), calibration=prepared.calibration,
-                          prices=prices)
-    usage, times = _recorded(conversation)
+                          boundaries=_boundaries(prepared.recorded.boundaries, call_indices),
+                          calibration=prepared.calibration, prices=prices)
+    usage, times = prepared.recorded.usage, prepared.recorded.timestamps
     meter = Meter(prepared, usage, times, prices)
     model = prepared.token_model
     raw_previous: tuple[int, str | None] | None = None  # (characters, time) of the last raw call that could run
@@ -157,17 +155,8 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     result.max_checked_size = max(checked) if checked else None
     result.artifact_retention = meter.retention()
     if usage:
-        result.cache_check = modelled_cache_reads(model, sizes, overhead, usage,
-                                                  getattr(conversation, "metadata", {}).get("compact_boundaries") or [],
-                                                  times)
+        result.cache_check = modelled_cache_reads(model, sizes, overhead, usage, prepared.recorded.boundaries, times)
     return result
-
-
-def _recorded(conversation: Any) -> tuple[list, list]:
-    """(usage, timestamps) per message, as the log recorded them; empty for other inputs."""
-    if isinstance(conversation, Conversation):
-        return conversation.usage, conversation.timestamps
-    return [], []
 
 
 def _compact_focus(message: dict) -> list[str | None]:

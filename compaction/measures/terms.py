@@ -14,7 +14,7 @@ from typing import Any
 
 # Candidate words: runs of the characters terms are made of, found at C speed; each distinct word is then
 # classified once (a cache), which is far cheaper than one pattern with many alternatives at every position.
-_WORD = re.compile(r"[\w./:~@+-]+")
+_WORD = re.compile(r"https?://[^\s\"'<>)\]}]+|[\w./~@+-]+")  # a colon only in a URL: src/a.py:42: ends at .py
 _TERM = re.compile(
     r"(?:https?://\S+)"  # a URL
     r"|(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*\w"  # a path with at least one folder
