@@ -14,8 +14,14 @@ from dataclasses import asdict, dataclass
 
 import anthropic
 
-from ..anthropic_client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, NO_KEY_MESSAGE, default_model, make_client, \
-    resolve_key
+from ..anthropic_client import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    NO_KEY_MESSAGE,
+    default_model,
+    make_client,
+    resolve_key,
+)
 from ..api_errors import describe_failure
 from ..errors import CompactionError
 from ..messages import Message

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from compaction.measures.probes import KINDS, Prober, ProbeError, probe_score
+from compaction.measures.probes import KINDS, ProbeError, Prober, probe_score
 
 FULL = [{"role": "user", "content": "Fix the crash in src/app/export.py; do not add dependencies."},
         {"role": "assistant", "content": "export_rows assumed one row; guarding the empty case."}]
