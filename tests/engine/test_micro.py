@@ -45,3 +45,20 @@ def test_keep_recent_zero_replaces_all_and_input_is_untouched():
     out = micro_compact(messages, Settings(keep_recent=0))
     assert len(out.events) == 3
     assert messages == before
+
+
+def test_stopping_at_earlier_placeholders_gives_what_a_full_scan_gives():
+    """In the loop L2 stops at the placeholders it wrote at the previous call; on the same messages
+    taken as a fresh input (no message made by a layer, so nothing to stop at) it scans everything."""
+    from compaction.generate import generate
+    from compaction.history import prepare
+    from compaction.replay import replay
+    from compaction.settings import Settings
+
+    settings = Settings(keep_recent=2, context_limit=10_000_000, max_messages=10_000_000)
+    result = replay(generate("realistic", turns=60, parallel_share=0.5, seed=4), settings)
+    for record in result.calls:
+        carried = result.history(record.call)
+        resumed = micro_compact(carried, settings).history.messages
+        scanned = micro_compact(prepare(list(carried.messages)), settings).history.messages
+        assert resumed == scanned, record.call
