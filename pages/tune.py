@@ -27,7 +27,7 @@ measure = measure_col.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tu
                                 format_func=timeline.TUNE_MEASURES.get,
                                 help="Peak context: the largest single call. Tokens sent: all calls together. "
                                      "Summaries: LLM calls L4 made. Tool output kept: the share of tool output "
-                                     "the model saw whole at least once (higher is better).")
+                                     "the model saw whole at least once.")
 
 
 def values_input(column, field: str) -> tuple[int, ...] | None:
@@ -72,7 +72,7 @@ st.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch",
 where = ("The black square marks the sidebar's settings." if current is not None else
          f"The sidebar's settings ({x_name} {getattr(current_settings, x_name):,}, {y_name} "
          f"{getattr(current_settings, y_name):,}) are not on this grid.")
-st.caption(f"{where} Darker is better. Sizes are estimated tokens; '–' means the session has no tool output to keep. "
+st.caption(f"{where} Colour: {tuning.DARKER.get(measure, 'darker = a smaller value')}. Sizes are estimated tokens; '–' means the session has no tool output to keep. "
            f"{result.replays:,} replays ran; the other cells had the same outcome as one of them.")
 
 st.markdown("**Use a cell's settings** (the same as clicking it):")

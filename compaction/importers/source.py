@@ -94,12 +94,26 @@ def parse_json(text: str, label: str) -> Any:
         raise _depth_error(label) from None
     except json.JSONDecodeError as exc:
         raise ConversationError(
-            f"not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}", where=label) from None
+            f"not valid JSON: line {exc.lineno}, column {exc.colno}: {json_problem(exc)}", where=label) from None
     except ValueError as exc:
         raise _number_error(exc, label) from None
     if too_deep(value):
         raise _depth_error(label)
     return value
+
+
+# json's messages that end on "at", waiting for the position it appends in str(exc)
+_DANGLING = {
+    "Unterminated string starting at": "a string starts here and is never closed with a quote",
+    "Invalid control character at": "a control character (such as a raw line break or tab) inside a string",
+}
+
+
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """json's own message as a whole phrase, and a hint when the text ends before the JSON does."""
+    problem = _DANGLING.get(exc.msg, exc.msg)
+    cut_off = exc.msg == "Unterminated string starting at" or not exc.doc[exc.pos:].strip()
+    return f"{problem}; the text ends before the JSON is complete (was the file cut off?)" if cut_off else problem
 
 
 def looks_like_jsonl(text: str) -> bool:
@@ -125,7 +139,7 @@ def jsonl_objects(text: str, label: str) -> Iterator[tuple[int, dict]]:
         except RecursionError:
             raise _depth_error(where) from None
         except json.JSONDecodeError as exc:
-            raise ConversationError(f"not valid JSON (column {exc.colno}): {exc.msg}", where=where) from None
+            raise ConversationError(f"not valid JSON (column {exc.colno}): {json_problem(exc)}", where=where) from None
         except ValueError as exc:
             raise _number_error(exc, where) from None
         if not isinstance(value, dict):

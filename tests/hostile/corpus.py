@@ -9,10 +9,9 @@ limit, and returns its exit status, output and peak memory.
 
 import json
 import os
-import resource
+import signal
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,8 +56,19 @@ class CliRun:
     max_rss: int  # bytes
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
+# Runs the CLI as its own child and prints "exit status, peak RSS in KiB". A child starts with the peak
+# memory of the process that forked it (Linux keeps it across exec), so the CLI is forked from this small
+# helper, not from the test process, which the in-process big cases may have grown past the bound.
+_MEASURE = """
+import os, resource, subprocess, sys
+limit, out, err, *command = sys.argv[1:]
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+with open(out, "wb") as stdout, open(err, "wb") as stderr:
+    proc = subprocess.Popen(command, stdout=stdout, stderr=stderr, preexec_fn=limit_memory)
+_, status, usage = os.wait4(proc.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
 
 
 def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT_S) -> CliRun:
@@ -66,18 +76,15 @@ def run_cli(path: Path, *args: str, out_dir: Path, timeout: float = CASE_TIMEOUT
     out_dir.mkdir(parents=True, exist_ok=True)
     stdout_path, stderr_path = out_dir / "stdout", out_dir / "stderr"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
-        proc = subprocess.Popen([sys.executable, "-m", "compaction", "run", str(path), *args], cwd=out_dir,
-                                stdout=stdout, stderr=stderr, env=env, preexec_fn=_limit_memory)
-    waited: list[tuple[int, int, resource.struct_rusage]] = []
-    waiter = threading.Thread(target=lambda: waited.append(os.wait4(proc.pid, 0)), daemon=True)
-    waiter.start()
-    waiter.join(timeout)
-    if not waited:
-        proc.kill()
-        waiter.join(10)
-        raise AssertionError(f"{path.name}: the CLI did not finish within {timeout:.0f} s (a hang)")
-    _, status, usage = waited[0]
-    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4; keep Popen from waiting again
-    return CliRun(proc.returncode, stdout_path.read_text(errors="replace"),
-                  stderr_path.read_text(errors="replace"), usage.ru_maxrss * 1024)
+    command = [sys.executable, "-c", _MEASURE, str(ADDRESS_SPACE_LIMIT), str(stdout_path), str(stderr_path),
+               sys.executable, "-m", "compaction", "run", str(path), *args]
+    helper = subprocess.Popen(command, cwd=out_dir, env=env, stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        measured, _ = helper.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(helper.pid, signal.SIGKILL)  # the helper and the CLI it started
+        helper.communicate()
+        raise AssertionError(f"{path.name}: the CLI did not finish within {timeout:.0f} s (a hang)") from None
+    status, max_rss_kib = map(int, measured.split())
+    return CliRun(status, stdout_path.read_text(errors="replace"), stderr_path.read_text(errors="replace"),
+                  max_rss_kib * 1024)
