@@ -39,7 +39,8 @@ def _limit_lines(figure: go.Figure, context_limit: int, window: int, peak: int, 
         return
     figure.update_yaxes(range=[0, top], **where)
     figure.add_annotation(text=f"{window_text}: far above this chart", xref="x domain", x=1, xanchor="right",
-                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR}, **where)
+                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR},
+                          bgcolor="rgba(255, 255, 255, 0.85)", **where)  # a boundary line passes behind it
 
 
 def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
