@@ -37,7 +37,7 @@ def plain_log_ticks(low: float, high: float) -> dict:
 def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False) -> go.Figure:
     """Size of the history after each layer: the input bar, what each layer removed, and the final size.
 
-    Each step's change is written under its name; a layer that did nothing shows a flat step. The
+    Each bar's size or change is written under its name; a layer that did nothing shows a flat step. The
     CONTEXT_LIMIT is a dashed line, named in the right margin where no bar or value can sit on it.
     `log_scale` makes the small late steps visible beside a huge input (ticks at powers of ten).
     """
@@ -48,17 +48,15 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     l4 = result.stages[-1]
     if l4.layer == "L4" and not l4.triggered:
         changes[-1] = "not triggered"
-    labels = ([LAYER_TITLES[result.stages[0].layer]]
+    # every figure is written under its bar, where neither the limit line nor another label can cross it
+    labels = ([f"{LAYER_TITLES[result.stages[0].layer]}<br><b>{compact_number(sizes[0])}</b>"]
               + [f"{_wrapped(LAYER_TITLES[stage.layer])}<br><b>{change}</b>"
                  for stage, change in zip(result.stages[1:], changes, strict=True)]
-              + [FINAL_LABEL])
+              + [f"{FINAL_LABEL}<br><b>{compact_number(sizes[-1])}</b>"])
     figure = go.Figure(go.Waterfall(
         x=labels,
         y=steps + [sizes[-1]],
         measure=["absolute"] + ["relative"] * (len(steps) - 1) + ["total"],
-        text=[compact_number(sizes[0])] + [""] * (len(steps) - 1) + [compact_number(sizes[-1])],
-        textposition="outside",
-        cliponaxis=False,
         customdata=sizes + [sizes[-1]],
         hovertemplate="%{x}<br>size after: %{customdata:,} " + SHORT[unit] + "<extra></extra>",
         decreasing={"marker": {"color": "#54a24b"}},

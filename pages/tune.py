@@ -6,11 +6,18 @@ import streamlit as st
 from compaction.errors import SettingsError
 from dashboard import state, timeline, tuning
 from dashboard.navigation import page_setup
+from dashboard.setting_words import SETTING_WORDS
 from dashboard.time_charts import sweep_heatmap
 
 page_setup()
 
 SPECS = {spec.field: spec for spec in state.SLIDERS}
+
+
+def setting_name(field: str) -> str:
+    """The tutorial's name first: the boxes are narrow, and the values and the axes use the name."""
+    return f"{SPECS[field].key}: {SETTING_WORDS[field].plain.lower()}"
+
 
 st.title("Tune")
 st.caption("Which settings suit this session? Every cell is a replay of the whole session (see the Replay "
@@ -20,9 +27,9 @@ st.caption("Which settings suit this session? Every cell is a replay of the whol
 x_col, y_col, measure_col = st.columns(3)
 fields = list(SPECS)
 x_name = x_col.selectbox("Across (columns)", fields, index=fields.index("context_limit"), key="tune_x",
-                         format_func=lambda field: SPECS[field].label)
+                         format_func=setting_name)
 y_name = y_col.selectbox("Down (rows)", fields, index=fields.index("keep_recent"), key="tune_y",
-                         format_func=lambda field: SPECS[field].label)
+                         format_func=setting_name)
 measure = measure_col.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tune_measure",
                                 format_func=timeline.TUNE_MEASURES.get,
                                 help="Peak context: the largest single call. Tokens sent: all calls together. "

@@ -37,11 +37,15 @@ def test_waterfall_labels_are_never_printed_over_each_other(app_page):
     chart = app_page.locator("[data-testid='stPlotlyChart']").first
     expect(chart.locator(".annotation-text")).to_contain_text("CONTEXT_LIMIT")
     boxes = chart.evaluate(TEXT_BOXES)
-    assert {"10.5 K", "697.4 K"} <= {box["text"] for box in boxes}  # the input's and the sent value
+    shown = {box["text"] for box in boxes}
+    assert {"Input697.4 K", "Sent to the model10.5 K"} <= shown  # the input's and the sent size, under their bars
+    line = chart.locator(".shapelayer path").first.bounding_box()  # the CONTEXT_LIMIT line, its only shape
+    assert not [box["text"] for box in boxes if box["top"] < line["y"] + line["height"] and line["y"] < box["bottom"]
+                and box["left"] < line["x"] + line["width"]]  # no label where the line runs
     assert overlapping(boxes) == []
-    for name in ("Input", "Sent to the model"):  # horizontal labels, not tilted and cut
+    for name in ("Input697.4 K", "Sent to the model10.5 K"):  # horizontal labels, not tilted and cut
         label = next(box for box in boxes if box["text"] == name)
-        assert label["bottom"] - label["top"] < 30
+        assert label["bottom"] - label["top"] < 45  # two lines of text
     no_exception(app_page)
 
 

@@ -1,6 +1,7 @@
 """Chart builders: what the figures say, checked on engine results without a browser."""
 
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -25,7 +26,10 @@ def test_waterfall_starts_at_the_input_and_steps_down_to_the_final_size(default_
     assert trace.y[0] == sizes[0]
     assert sum(trace.y[:5]) == sizes[-1] == trace.y[5]
     assert list(trace.y[1:5]) == [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
-    assert trace.x[-1] == FINAL_LABEL
+    assert trace.x[0] == "Input<br><b>697.4 K</b>"  # each size under its bar, not over it
+    # about 10.4 K sent (the preview quotes the store's path, whose length varies with the folder)
+    assert re.fullmatch(rf"{FINAL_LABEL}<br><b>10\.[45] K</b>", trace.x[-1])
+    assert not trace.text  # no figure drawn on the chart itself, where the CONTEXT_LIMIT line runs
     assert "not triggered" in trace.x[4]  # L4 did not fire at the defaults
     assert "−635.7 K" in trace.x[1]  # L3's change is written under its name
 
