@@ -45,12 +45,13 @@ def message_kind(message: dict) -> str:
 
 
 # A block's least width, as a share of the widest row, so that none vanishes: the messages the story is
-# about (the person's request, the snip note, the summary) get a wider one than the rest. The other
+# about (the person's request, the preview of a saved output, the snip note, the summary) get a wider one
+# than the rest. The other
 # blocks together are never widened past MAX_WIDENED of their row, so a huge message still looks huge.
 MIN_SHARE = 0.004
 MIN_SHARE_NAMED = 0.015
 MAX_WIDENED = 0.3
-NAMED_KINDS = ("request", "marker", "summary")
+NAMED_KINDS = ("request", "preview", "marker", "summary")
 OUTLINED_SHARE = 0.01  # blocks narrower than this share get no white outline, which would hide them
 
 

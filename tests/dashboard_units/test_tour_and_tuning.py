@@ -51,6 +51,9 @@ def test_blocks_fill_each_row_end_to_end_and_none_vanishes(tour_run):
             assert min(width for _, width, _ in segments) >= 0.002 * scale
         request = [width for _, width, name in segments if name == "the person's request"]
         assert request and request[0] >= 0.015 * scale * 0.999  # the request (50 characters) shows
+    preview = [width for trace in figure.data if trace.name == "preview of an output saved to disk"
+               for width, row in zip(trace.x, trace.y, strict=True) if row == "After"]
+    assert preview and preview[0] >= 0.015 * scale * 0.999  # what L3 left (2 K characters of 697 K) shows
     hover = [text for trace in figure.data for text in trace.hovertext]
     assert "the person's request (message 0): 50 characters" in hover  # the real size, on hover
     assert {trace.name for trace in figure.data} <= {text for text, _ in KINDS.values()}
