@@ -23,6 +23,9 @@ SAMPLE_TITLES = {
     "claude_code_session.jsonl": "A Claude Code session log (JSONL)",
     "openai_chat.json": "An OpenAI chat conversation",
 }
+# The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
+SOURCE_TABS = {"sample": "Bundled sample", "generated": "Generate", "upload": "Upload a file"}
+SOURCE_TAB_KEY = "conversation_tab"
 UPLOAD_TYPES = ["json", "jsonl"]
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
 FORMAT_NAMES = {
@@ -41,6 +44,11 @@ class Loaded:
     label: str
     origin: str  # "sample", "generated" or "upload"
     conversation: Conversation
+
+
+def open_upload_tab() -> None:
+    """The Conversation page opens next on its upload tab (called before switching to it)."""
+    st.session_state[SOURCE_TAB_KEY] = SOURCE_TABS["upload"]
 
 
 def sample_names() -> list[str]:

@@ -38,9 +38,10 @@ def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:
                           f"max_messages ({settings.max_messages:,}).")
     if result.placeholders:
         freed = sum(event.original_chars for event in result.placeholders)
-        captions["L2"] = (f"Replaced {_plural(len(result.placeholders), 'old tool result')} "
-                          f"({describe(freed, unit)} of output) with a one-line placeholder; the newest "
-                          f"{settings.keep_recent} stay whole (KEEP_RECENT).")
+        messages = len({event.index for event in result.placeholders})
+        captions["L2"] = (f"Replaced {_plural(len(result.placeholders), 'old tool result')} in "
+                          f"{_plural(messages, 'message')} ({describe(freed, unit)} of output) with a one-line "
+                          f"placeholder each; the newest {settings.keep_recent} tool results stay whole (KEEP_RECENT).")
     else:
         captions["L2"] = (f"No placeholders: every old tool result is among the newest {settings.keep_recent} "
                           f"(KEEP_RECENT) or too short to be worth replacing.")
@@ -79,8 +80,9 @@ def loading_notes(metadata: dict) -> list[str]:
     notes = []
     boundaries = metadata.get("compact_boundaries") or []
     if boundaries:
-        where = ", ".join(f"message {b.get('index')} ({b.get('trigger', '?')}, "
-                          f"{b.get('pre_tokens') or 0:,} tokens before)" for b in boundaries)
+        where = ", ".join(f"message {b.get('index')} of the loaded conversation ({b.get('trigger', '?')}"
+                          + (f", {b['pre_tokens']:,} tokens before" if isinstance(b.get("pre_tokens"), int) else "")
+                          + ")" for b in boundaries)
         times = "once" if len(boundaries) == 1 else f"{len(boundaries)} times"
         notes.append(f"Claude Code already compacted this session {times}: at {where}. "
                      "The summary it wrote is a message like any other here.")

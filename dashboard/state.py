@@ -7,6 +7,7 @@ a page run without app.py (AppTest's switch_page) still sees the last settings, 
 import os
 import tempfile
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,18 +23,27 @@ from compaction.summarizers import OfflineSummarizer
 from compaction.sweep import SweepResult, sweep
 
 from .loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared, sample_names
+from .setting_words import SETTING_WORDS
 from .tour import TOUR_SETTINGS
 from .units import CHARS, UNITS
 
 
 @dataclass(frozen=True)
 class SliderSpec:
-    key: str  # widget key and URL query parameter
+    key: str  # widget key and URL query parameter (kept as they are, so shared links keep working)
     field: str  # Settings field
-    label: str
     minimum: int
     maximum: int
     step: int
+
+    @property
+    def label(self) -> str:
+        """Plain words first, the tutorial's name second, and the unit."""
+        return SETTING_WORDS[self.field].label
+
+    @property
+    def effect(self) -> str:
+        return SETTING_WORDS[self.field].effect
 
     @property
     def default(self) -> int:
@@ -41,18 +51,18 @@ class SliderSpec:
 
     @property
     def help(self) -> str:
-        return f"{HELP[self.field]} Tutorial default: {self.default:,}."
+        return f"{HELP[self.field]} {self.effect} Tutorial default: {self.default:,}."
 
 
 MAIN_SLIDERS = (
-    SliderSpec("CONTEXT_LIMIT", "context_limit", "CONTEXT_LIMIT (characters)", 1_000, 500_000, 1_000),
-    SliderSpec("KEEP_RECENT", "keep_recent", "KEEP_RECENT (tool results)", 0, 50, 1),
-    SliderSpec("PERSIST_THRESHOLD", "persist_threshold", "PERSIST_THRESHOLD (characters)", 1_000, 1_000_000, 1_000),
+    SliderSpec("CONTEXT_LIMIT", "context_limit", 1_000, 500_000, 1_000),
+    SliderSpec("KEEP_RECENT", "keep_recent", 0, 50, 1),
+    SliderSpec("PERSIST_THRESHOLD", "persist_threshold", 1_000, 1_000_000, 1_000),
 )
 ADVANCED_SLIDERS = (
-    SliderSpec("MAX_MESSAGES", "max_messages", "max_messages (L1 snips above this many)", 4, 1_000, 1),
-    SliderSpec("L3_BUDGET", "max_bytes", "L3 budget (max_bytes of the last message's results)", 0, 1_000_000, 10_000),
-    SliderSpec("PREVIEW_CHARS", "preview_chars", "preview size (characters kept of a saved output)", 0, 20_000, 100),
+    SliderSpec("MAX_MESSAGES", "max_messages", 4, 1_000, 1),
+    SliderSpec("L3_BUDGET", "max_bytes", 0, 1_000_000, 10_000),
+    SliderSpec("PREVIEW_CHARS", "preview_chars", 0, 20_000, 100),
 )
 SLIDERS = MAIN_SLIDERS + ADVANCED_SLIDERS
 UNIT_KEY = "UNIT"
@@ -195,6 +205,20 @@ def strategy_replay(name: str, params: dict) -> ReplayResult:
     return _cached(_STRATEGY_REPLAYS, key, lambda: replay(loaded().conversation, DEFAULTS, _replay_store(),
                                                           OfflineSummarizer(), window, step, keep_histories=False),
                    size=_STRATEGY_CACHE_SIZE)
+
+
+def replay_later() -> Callable[[], ReplayResult]:
+    """The replay at the current settings, as a call to make later: a download's data is made outside the
+    page's run, where the session cannot be read. The page's cached replay when there is one."""
+    current_settings, window = settings(), model_window()
+    for histories in (True, False):
+        cached = st.session_state.get(_REPLAYS, {}).get((*_result_key(current_settings), "pipeline", window,
+                                                          histories))
+        if cached is not None:
+            return lambda: cached
+    conversation, replay_store = loaded().conversation, _replay_store()
+    return lambda: replay(conversation, current_settings, replay_store, OfflineSummarizer(), window,
+                          keep_histories=False)
 
 
 def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:

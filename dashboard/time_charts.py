@@ -2,6 +2,8 @@
 sweep's heatmap. Plain functions to plotly figures, tested without a browser; sizes in estimated tokens
 (what a model bills), CONTEXT_LIMIT converted from characters."""
 
+import html
+
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -46,7 +48,8 @@ def _limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak
         return
     figure.update_yaxes(range=[0, top], **where)
     figure.add_annotation(text=f"{window_text}: far above this chart", xref="x domain", x=1, xanchor="right",
-                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR}, **where)
+                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR},
+                          bgcolor="rgba(255, 255, 255, 0.85)", **where)  # a boundary line passes behind it
 
 
 def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
@@ -76,11 +79,18 @@ def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
             hovertemplate=f"call %{{x}}: {ACTION_TITLES[action]}<extra></extra>"), row=2, col=1)
     peak = max(max(record.raw_tokens, record.tokens) for record in calls) if calls else 0
     _limit_lines(figure, result.settings.context_limit, result.model_window_tokens, peak, log_scale, row=1, col=1)
-    for boundary in result.boundaries:
-        if boundary.get("call") is not None:
-            figure.add_vline(x=boundary["call"] + 0.5, line_color=BOUNDARY_COLOR, line_width=2,
-                             annotation_text=f"Claude Code compacted ({boundary.get('trigger', '?')})",
-                             annotation_font_color=BOUNDARY_COLOR, annotation_position="top right")
+    drawn = [boundary for boundary in result.boundaries if boundary.get("call") is not None]
+    for boundary in drawn:  # in the top chart only, unlabelled: labels side by side run into each other
+        figure.add_vline(x=boundary["call"] + 0.5, line_color=BOUNDARY_COLOR, line_width=2, row=1, col=1)
+    if drawn:  # named once, in the legend; a mark on top of each line says more on hover
+        figure.add_trace(go.Scatter(
+            x=[boundary["call"] + 0.5 for boundary in drawn], y=[peak] * len(drawn), mode="markers",
+            name="Claude Code compacted here (its own log)",
+            marker={"color": BOUNDARY_COLOR, "symbol": "triangle-down", "size": 10},
+            hovertext=[f"Claude Code compacted ({html.escape(str(boundary.get('trigger', '?')))})"
+                       + (f", {boundary['pre_tokens']:,} tokens before" if isinstance(boundary.get("pre_tokens"), int)
+                          else "") for boundary in drawn],
+            hovertemplate="%{hovertext}<extra></extra>"), row=1, col=1)
     figure.update_yaxes(title_text="context sent (estimated tokens)", type="log" if log_scale else "linear",
                         row=1, col=1)
     figure.update_yaxes(categoryorder="array", categoryarray=[ACTION_TITLES[a] for a in reversed(used)],

@@ -11,6 +11,14 @@ from . import state
 from .timeline import cell_from_selection
 
 HEATMAP_KEY = "tune_heatmap"
+# What a darker cell means, per measure. No "better": each measure is one side of a trade-off (fewer tokens
+# sent can mean more the model no longer sees).
+DARKER = {
+    "peak_tokens": "darker = a smaller largest context",
+    "tokens_sent": "darker = fewer tokens sent",
+    "summaries": "darker = fewer summaries written",
+    "tool_output_kept": "darker = more tool output seen whole",
+}
 _GRID = "_tune_grid"  # (x name, x values, y name, y values) of the heatmap on show
 
 

@@ -5,10 +5,13 @@ import streamlit as st
 from compaction.fates import FATE_TEXT, message_fates
 from compaction.pipeline import LAYER_TITLES
 from compaction.report import stage_rows
+from compaction.store import safe_name
 from dashboard import state
 from dashboard.charts import fate_strip_figure, waterfall_figure
+from dashboard.html_report import report_html
 from dashboard.narrative import fate_counts, l4_headline, layer_captions
 from dashboard.navigation import page_setup
+from dashboard.pairs import introduced_problems, problem_text
 from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, convert, describe
 
@@ -24,7 +27,9 @@ first, final = result.stages[0], result.final
 st.title("Pipeline")
 st.caption(f"**{literal(loaded.label)}** through the four layers, cheapest first: L3 saves huge outputs to disk, "
            "L1 snips the middle, L2 swaps old tool results for placeholders, and only if the history is "
-           "still over CONTEXT_LIMIT does L4 ask an LLM for a summary.")
+           "still over CONTEXT_LIMIT does L4 ask an LLM for a summary. The numbers are the tutorial's names for "
+           "the layers, so they run in the order L3, L1, L2, L4: the ones that cost nothing first, the one that "
+           "needs an extra AI call last.")
 
 saved_share = 100 * result.saved / first.size if first.size else 0.0
 l4_value, l4_help = l4_headline(result)
@@ -35,15 +40,28 @@ saved_col.metric("Saved", f"{saved_share:.1f} %", help=f"{describe(result.saved,
 l4_col.metric("L4 summary", l4_value, help=l4_help)
 st.caption(f"L4: {l4_help}.")
 
-if result.valid:
+introduced = introduced_problems(result)
+if introduced:
+    st.error("**The compaction broke tool pairs:** the API would reject what is sent.\n"
+             + "\n".join(f"- {literal(problem_text(problem, final.history))}" for problem in introduced[:10]),
+             icon=":material/error:")
+elif result.valid:
     st.success("**Tool pairs intact:** every tool call in what is sent is answered by its result, "
                "so the API would accept this history.", icon=":material/check_circle:")
-else:
-    st.error("**Broken tool pairs:** the API would reject this history.\n"
-             + "\n".join(f"- {problem}" for problem in result.problems[:10]), icon=":material/error:")
-if result.input_problems:
-    st.warning(f"The loaded conversation itself already has {len(result.input_problems):,} broken pair(s), "
-               f"e.g. {result.input_problems[0]}.")
+else:  # only what the loaded conversation already had: the Conversation page says what it means
+    st.info(f"**No tool pair broken by the compaction.** What is sent keeps the {len(result.problems):,} "
+            "problem(s) the loaded conversation already had (first: "
+            f"{literal(problem_text(result.problems[0], final.history))}); the Conversation page explains it.",
+            icon=":material/info:")
+
+stem = safe_name(loaded.label.rsplit(".", 1)[0])
+replay_later = state.replay_later()
+st.download_button(
+    "Download report", data=lambda: report_html(result, replay_later(), loaded.label, unit),
+    file_name=f"{stem}_report.html", mime="text/html", on_click="ignore", icon=":material/description:",
+    key="download_report",
+    help="One HTML file to send: these settings, the charts, the replay and what changed. It opens in any "
+         "browser, offline.")
 
 st.subheader("Size after each layer")
 log_scale = st.toggle("Logarithmic scale (to see the small steps beside a huge input)", key="waterfall_log")
@@ -60,7 +78,7 @@ fates = message_fates(result)
 roles = [message.get("role", "?") for message in first.messages]
 st.plotly_chart(fate_strip_figure(fates, first.history.sizes, roles, unit), width="stretch",
                 config=CHART_CONFIG, key="fate_strip")
-st.caption("Messages — " + " · ".join(f"{FATE_TEXT[fate]}: **{count:,}**"
+st.caption("Messages, counted one by one (a message can hold several tool results) — " + " · ".join(f"{FATE_TEXT[fate]}: **{count:,}**"
                                      for fate, count in fate_counts(result).items()))
 
 with st.expander("The numbers behind the chart"):

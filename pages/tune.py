@@ -6,11 +6,18 @@ import streamlit as st
 from compaction.errors import SettingsError
 from dashboard import state, timeline, tuning
 from dashboard.navigation import page_setup
+from dashboard.setting_words import SETTING_WORDS
 from dashboard.time_charts import sweep_heatmap
 
 page_setup()
 
 SPECS = {spec.field: spec for spec in state.SLIDERS}
+
+
+def setting_name(field: str) -> str:
+    """The tutorial's name first: the boxes are narrow, and the values and the axes use the name."""
+    return f"{SPECS[field].key}: {SETTING_WORDS[field].plain.lower()}"
+
 
 st.title("Tune")
 st.caption("Which settings suit this session? Every cell is a replay of the whole session (see the Replay "
@@ -20,14 +27,14 @@ st.caption("Which settings suit this session? Every cell is a replay of the whol
 x_col, y_col, measure_col = st.columns(3)
 fields = list(SPECS)
 x_name = x_col.selectbox("Across (columns)", fields, index=fields.index("context_limit"), key="tune_x",
-                         format_func=lambda field: SPECS[field].label)
+                         format_func=setting_name)
 y_name = y_col.selectbox("Down (rows)", fields, index=fields.index("keep_recent"), key="tune_y",
-                         format_func=lambda field: SPECS[field].label)
+                         format_func=setting_name)
 measure = measure_col.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tune_measure",
                                 format_func=timeline.TUNE_MEASURES.get,
                                 help="Peak context: the largest single call. Tokens sent: all calls together. "
                                      "Summaries: LLM calls L4 made. Tool output kept: the share of tool output "
-                                     "the model saw whole at least once (higher is better).")
+                                     "the model saw whole at least once.")
 
 
 def values_input(column, field: str) -> tuple[int, ...] | None:
@@ -72,7 +79,7 @@ st.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch",
 where = ("The black square marks the sidebar's settings." if current is not None else
          f"The sidebar's settings ({x_name} {getattr(current_settings, x_name):,}, {y_name} "
          f"{getattr(current_settings, y_name):,}) are not on this grid.")
-st.caption(f"{where} Darker is better. Sizes are estimated tokens; '–' means the session has no tool output to keep. "
+st.caption(f"{where} Colour: {tuning.DARKER.get(measure, 'darker = a smaller value')}. Sizes are estimated tokens; '–' means the session has no tool output to keep. "
            f"{result.replays:,} replays ran; the other cells had the same outcome as one of them.")
 
 st.markdown("**Use a cell's settings** (the same as clicking it):")

@@ -25,7 +25,8 @@ def size_bar(label: str, maximum: int):
 
 
 st.title("What changed")
-st.caption(f"Exactly what the layers took out of **{literal(loaded.label)}** and what they put in its place.")
+st.caption(f"Exactly what the layers took out of **{literal(loaded.label)}** and what they put in its place. "
+           "Message numbers count the loaded conversation from 0, as on the Conversation page.")
 
 st.header("L1: snipped from the middle")
 if not result.snipped:
@@ -58,8 +59,10 @@ if not result.placeholders:
 else:
     placeholders = tables.placeholder_frame(result, unit)
     freed = sum(event.original_chars for event in result.placeholders)
-    st.caption(f"{len(result.placeholders):,} tool results, {describe(freed, unit)} of output, now read as "
-               "the placeholder text; the model is told it can re-run the tool if it needs one again.")
+    messages = len({event.index for event in result.placeholders})
+    st.caption(f"{len(result.placeholders):,} tool results in {messages:,} message{'' if messages == 1 else 's'}, "
+               f"{describe(freed, unit)} of output, now read as the placeholder text; the model is told it can "
+               "re-run the tool if it needs one again.")
     st.dataframe(placeholders, hide_index=True, width="stretch", column_config={
         "message": st.column_config.NumberColumn("message"),
         "original size": size_bar(f"original {size_label}", int(placeholders["original size"].max())),

@@ -42,8 +42,8 @@ def test_replay_marks_claude_codes_own_compactions(app):
     at = open_page(app, "replay")
     assert not at.exception
     assert any("Claude Code itself compacted" in element.value for element in at.info)
-    annotations = [note["text"] for note in chart_spec(at)["layout"]["annotations"]]
-    assert any(text.startswith("Claude Code compacted") for text in annotations)
+    names = [trace.get("name") or "" for trace in chart_spec(at)["data"]]
+    assert sum(name.startswith("Claude Code compacted") for name in names) == 1  # named once, in the legend
 
 
 def test_tour_steps_forward_and_back(app):

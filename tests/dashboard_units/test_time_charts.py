@@ -53,8 +53,12 @@ def test_replay_figure_marks_claude_code_boundaries():
     figure = replay_figure(result)
     boundary = result.boundaries[0]
     lines = [shape for shape in figure.layout.shapes if shape.x0 == boundary["call"] + 0.5]
-    assert len(lines) == 2  # across the sizes and the lanes below them
-    assert any(note.text == "Claude Code compacted (auto)" for note in figure.layout.annotations)
+    assert [line.yref for line in lines] == ["y domain"]  # in the sizes' chart only, not over the lanes
+    # named once in the legend, not written on the chart where labels would run into each other
+    assert not [note for note in figure.layout.annotations if "Claude Code" in (note.text or "")]
+    named = [trace for trace in figure.data if (trace.name or "").startswith("Claude Code compacted")]
+    assert len(named) == 1 and list(named[0].x) == [boundary["call"] + 0.5]
+    assert named[0].hovertext[0] == f"Claude Code compacted (auto), {boundary['pre_tokens']:,} tokens before"
 
 
 def test_strategies_figure_has_one_line_per_strategy():
