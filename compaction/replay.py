@@ -92,7 +92,8 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     call_indices = [i for i, m in enumerate(originals) if m.get("role") == "assistant"]
     result = ReplayResult(name, settings, model_window_tokens, histories=[] if keep_histories else None,
                           boundaries=_boundaries(prepared.recorded.boundaries, call_indices),
-                          calibration=prepared.calibration, prices=prices)
+                          calibration=prepared.calibration, prices=prices, token_model=prepared.token_model,
+                          overhead_chars=prepared.overhead)
     usage, times = prepared.recorded.usage, prepared.recorded.timestamps
     meter = Meter(prepared, usage, times, prices)
     model = prepared.token_model

@@ -9,6 +9,7 @@ from .history import History
 from .measures.calibration import Calibration
 from .measures.cost import DEFAULT_PRICES, Prices
 from .measures.meter import CallMeasures
+from .measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 from .settings import Settings
 
 MODEL_WINDOW_TOKENS = 200_000
@@ -80,6 +81,8 @@ class ReplayResult:
     prices: Prices = DEFAULT_PRICES
     artifact_retention: float | None = None  # at the last call (measures/loss.py)
     cache_check: tuple[int, int] | None = None  # (modelled, recorded) cache reads of what the agent sent
+    token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for every figure of this replay
+    overhead_chars: int = 0  # characters of system prompt and tools sent with every call
 
     def history(self, call: int) -> History:
         """The history sent at `call` (its `.messages`, `.sizes`, `.origins`)."""

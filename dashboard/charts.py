@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from compaction.fates import FATE_TEXT, FATES
+from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.pipeline import LAYER_TITLES, PipelineResult
 
 from .units import SHORT, UNIT_LABELS, compact_number, convert
@@ -41,7 +42,8 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     CONTEXT_LIMIT is a dashed line, named in the right margin where no bar or value can sit on it.
     `log_scale` makes the small late steps visible beside a huge input (ticks at powers of ten).
     """
-    sizes = [convert(stage.size, unit) for stage in result.stages]
+    model = result.stages[0].history.token_model
+    sizes = [convert(stage.size, unit, model) for stage in result.stages]
     steps = [sizes[0]] + [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
     changes = [f"−{compact_number(-step)}" if step < 0 else f"+{compact_number(step)}" if step > 0 else "no change"
                for step in steps[1:]]
@@ -64,7 +66,7 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
         totals={"marker": {"color": "#4c78a8"}},
         connector={"line": {"color": "#999", "dash": "dot"}},
     ))
-    limit = convert(result.settings.context_limit, unit)
+    limit = convert(result.settings.context_limit, unit, model)
     figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR)
     figure.add_annotation(text=f"CONTEXT_LIMIT<br>{limit:,} {SHORT[unit]}", xref="paper", x=1, xanchor="left",
                           yref="y", y=math.log10(max(limit, 1)) if log_scale else limit, yanchor="middle",
@@ -83,7 +85,8 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     return figure
 
 
-def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit: str) -> go.Figure:
+def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit: str,
+                      model: TokenModel = DEFAULT_TOKEN_MODEL) -> go.Figure:
     """One thin bar per original message, coloured by what the pipeline did to it."""
     figure = go.Figure()
     for fate in FATES:
@@ -95,7 +98,7 @@ def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit
             y=[1] * len(indices),
             name=f"{fate}: {FATE_TEXT[fate]}",
             marker={"color": FATE_COLORS[fate], "line": {"width": 0}},
-            customdata=[[roles[i], convert(sizes[i], unit)] for i in indices],
+            customdata=[[roles[i], convert(sizes[i], unit, model)] for i in indices],
             hovertemplate=(f"message %{{x}} of the loaded conversation (%{{customdata[0]}}), %{{customdata[1]:,}} "
                            f"{SHORT[unit]}"
                            f"<br>{FATE_TEXT[fate]}<extra></extra>"),

@@ -22,9 +22,9 @@ from .charts import waterfall_figure
 from .glossary import GLOSSARY
 from .narrative import l4_headline, layer_captions
 from .pairs import introduced_problems, problem_text
+from .replay_chart import replay_figure
 from .setting_words import setting_label
 from .tables import placeholder_frame, snipped_frame
-from .time_charts import replay_figure
 from .units import SHORT, UNIT_LABELS, convert, describe
 
 MAX_ROWS = 200  # rows of a table in the report; the rest are counted
@@ -146,6 +146,7 @@ def _replay_section(replay: ReplayResult | None) -> str:
 
 
 def _changes_section(result: PipelineResult, unit: str) -> str:
+    model = result.stages[0].history.token_model
     parts = ["<h2>What changed</h2>", "<p>Message numbers count the loaded conversation from 0.</p>"]
     size = f"size ({UNIT_LABELS[unit]})"
     snipped = snipped_frame(result, unit)
@@ -162,7 +163,7 @@ def _changes_section(result: PipelineResult, unit: str) -> str:
         parts.append("<p>Nothing saved to disk.</p>")
     for event in result.persisted:
         parts.append(f"<details><summary>message {esc(event.index)}: {esc(event.tool)} · {esc(event.tool_use_id)} · "
-                     f"{esc(describe(event.chars, unit))} on disk; the preview that stayed:</summary>"
+                     f"{esc(describe(event.chars, unit, model))} on disk; the preview that stayed:</summary>"
                      f"<pre>{esc(event.preview)}</pre></details>")
     summary = result.summary
     parts.append("<h3>Summary (L4)</h3>")
@@ -178,13 +179,14 @@ def _changes_section(result: PipelineResult, unit: str) -> str:
 
 def report_html(result: PipelineResult, replay: ReplayResult | None, source: str, unit: str = "chars") -> str:
     """The whole report as one HTML document."""
+    model = result.stages[0].history.token_model
     first, final = result.stages[0], result.final
     saved = 100 * (first.size - final.size) / first.size if first.size else 0.0
     l4_value, l4_reason = l4_headline(result)
     captions = layer_captions(result, unit)
     layers = "".join(f"<p><b>{layer}.</b> {esc(captions[layer])}</p>" for layer in ("L3", "L1", "L2", "L4"))
-    figures = (_figure(describe(first.size, unit), f"loaded, {first.count:,} messages")
-               + _figure(describe(final.size, unit), f"sent to the model, {final.count:,} messages")
+    figures = (_figure(describe(first.size, unit, model), f"loaded, {first.count:,} messages")
+               + _figure(describe(final.size, unit, model), f"sent to the model, {final.count:,} messages")
                + _figure(f"{saved:.1f} %", "saved") + _figure(l4_value, "L4 summary"))
     made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     glossary = "".join(f"<dt>{esc(word)}</dt><dd>{esc(meaning.replace('*', ''))}</dd>"
@@ -205,7 +207,7 @@ old tool results, and only if the history is still over CONTEXT_LIMIT does L4 as
 {_settings_section(result, replay)}
 <h2>Size after each layer</h2>
 <p>Sizes in {esc(UNIT_LABELS[unit])}. The red line is CONTEXT_LIMIT
-({convert(result.settings.context_limit, unit):,} {esc(SHORT[unit])}).</p>
+({convert(result.settings.context_limit, unit, model):,} {esc(SHORT[unit])}).</p>
 {_chart(waterfall_figure(result, unit))}
 {layers}
 {_replay_section(replay)}

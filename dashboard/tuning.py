@@ -18,7 +18,13 @@ DARKER = {
     "tokens_sent": "darker = fewer tokens sent",
     "summaries": "darker = fewer summaries written",
     "tool_output_kept": "darker = more tool output seen whole",
+    "cost_usd": "darker = a lower cost with prompt caching",
+    "cost_usd_no_cache": "darker = a lower cost without prompt caching",
+    "cache_hit_rate": "darker = more of the input read from the cache",
+    "blind_references": "darker = fewer names the model used but no longer saw",
+    "artifact_retention": "darker = more of the files, errors and constraints still sent at the end",
 }
+TRADE_OFF_KEY = "tune_trade_off"
 _GRID = "_tune_grid"  # (x name, x values, y name, y values) of the heatmap on show
 
 
@@ -37,11 +43,16 @@ def apply_cell(row: int, column: int) -> None:
         state.apply_settings({x_name: x_values[column], y_name: y_values[row]})
 
 
-def apply_clicked_cell() -> None:
+def apply_clicked_cell(key: str = HEATMAP_KEY) -> None:
     """on_select callback of the heatmap: apply the clicked cell."""
-    cell = cell_from_selection(st.session_state.get(HEATMAP_KEY))
+    cell = cell_from_selection(st.session_state.get(key))
     if cell is not None:
         apply_cell(*cell)
+
+
+def apply_clicked_point() -> None:
+    """on_select callback of the trade-off chart: apply the clicked point's cell."""
+    apply_clicked_cell(TRADE_OFF_KEY)
 
 
 def current_cell(result: SweepResult, settings: Settings) -> tuple[int, int] | None:

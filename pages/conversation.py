@@ -106,17 +106,18 @@ loaded = state.loaded()
 conversation = loaded.conversation
 history = state.history()
 unit = state.unit()
+model = history.token_model
 
 st.header(f"Loaded: {literal(loaded.label)}")
 counts = tables.tool_call_counts(history.messages)
 format_col, messages_col, size_col, calls_col = st.columns(4)
 format_col.metric("Format", loading.FORMAT_NAMES.get(conversation.format, conversation.format))
 messages_col.metric("Messages", f"{len(history.messages):,}")
-size_col.metric(f"Size ({UNIT_LABELS[unit]})", describe(history.size, unit),
+size_col.metric(f"Size ({UNIT_LABELS[unit]})", describe(history.size, unit, model),
                 help="Characters of the message list as the tutorial measures it: len(str(messages)).")
 calls_col.metric("Tool calls", f"{int(counts['calls'].sum()):,}")
 if history.overhead:
-    st.caption(f"The system prompt and tool definitions add {describe(history.overhead, unit)}; they count "
+    st.caption(f"The system prompt and tool definitions add {describe(history.overhead, unit, model)}; they count "
                "against CONTEXT_LIMIT but are never compacted.")
 
 pair_problems = history.pair_problems()

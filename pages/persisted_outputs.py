@@ -46,7 +46,7 @@ st.dataframe(frame, hide_index=True, width="stretch", column_config={
     "path": st.column_config.TextColumn(width="large"),
 })
 
-labels = {f"{number}. {stored.tool} · {stored.tool_use_id} · {describe(stored.chars, unit)}": stored
+labels = {f"{number}. {stored.tool} · {stored.tool_use_id} · {describe(stored.chars, unit, history.token_model)}": stored
           for number, stored in enumerate(outputs, 1)}  # numbered: one id can be stored with two contents
 default = next((i for i, stored in enumerate(outputs) if stored.tool_use_id in current_ids), 0)
 stored = labels[st.selectbox("Output to open", list(labels), index=default, key="persisted_choice")]

@@ -21,6 +21,7 @@ CHART_CONFIG = {"displayModeBar": False}
 
 result = state.result()
 unit = state.unit()
+model = result.stages[0].history.token_model
 loaded = state.loaded()
 first, final = result.stages[0], result.final
 
@@ -34,11 +35,23 @@ st.caption(f"**{literal(loaded.label)}** through the four layers, cheapest first
 saved_share = 100 * result.saved / first.size if first.size else 0.0
 l4_value, l4_help = l4_headline(result)
 size_col, final_col, saved_col, l4_col = st.columns(4)
-size_col.metric("Loaded", describe(first.size, unit), help=f"{first.count:,} messages")
-final_col.metric("Sent to the model", describe(final.size, unit), help=f"{final.count:,} messages")
-saved_col.metric("Saved", f"{saved_share:.1f} %", help=f"{describe(result.saved, unit)} removed")
+size_col.metric("Loaded", describe(first.size, unit, model), help=f"{first.count:,} messages")
+final_col.metric("Sent to the model", describe(final.size, unit, model), help=f"{final.count:,} messages")
+saved_col.metric("Saved", f"{saved_share:.1f} %", help=f"{describe(result.saved, unit, model)} removed")
 l4_col.metric("L4 summary", l4_value, help=l4_help)
-st.caption(f"L4: {l4_help}.")
+lost = state.pipeline_loss(result)
+dropped_col, placeholder_col, kept_col, _ = st.columns(4)
+dropped_col.metric("Dropped without a summary", f"{lost.dropped_messages:,} messages",
+                   help=f"{describe(lost.dropped_chars, unit, model)}: what L1 snipped from the middle. L4 summarises "
+                        "only what is left after L1, so these messages reach no summary.")
+placeholder_col.metric("Tool results replaced", f"{len(result.placeholders):,}",
+                       help="Old tool results L2 swapped for a one-line placeholder (their text is gone from what "
+                            "is sent; the model is told it can run the tool again).")
+kept_col.metric("Artifacts still sent", "–" if lost.artifact_retention is None else f"{100 * lost.artifact_retention:.0f} %",
+                help="Of the files read or written, errors seen and constraints the person stated in the loaded "
+                     "conversation: the share still present word for word in what is sent.")
+st.caption(f"L4: {l4_help}. What this costs over a whole session, with prompt caching, and which names the "
+           "model then used without seeing them: the Replay page.")
 
 introduced = introduced_problems(result)
 if introduced:
@@ -70,7 +83,7 @@ captions = layer_captions(result, unit)
 for layer in ("L3", "L1", "L2", "L4"):
     st.markdown(f"**{LAYER_TITLES[layer]}.** {captions[layer]}")
 if first.history.overhead:
-    st.caption(f"Not drawn: {describe(first.history.overhead, unit)} of system prompt and tool definitions, "
+    st.caption(f"Not drawn: {describe(first.history.overhead, unit, model)} of system prompt and tool definitions, "
                "which also count against CONTEXT_LIMIT.")
 
 st.subheader("What happened to each message")
@@ -83,6 +96,6 @@ st.caption("Messages, counted one by one (a message can hold several tool result
 
 with st.expander("The numbers behind the chart"):
     rows = [{"stage": LAYER_TITLES[row["layer"]], "messages": row["messages"],
-             f"size ({UNIT_LABELS[unit]})": convert(row["size"], unit),
-             f"removed ({UNIT_LABELS[unit]})": convert(row["removed"], unit)} for row in stage_rows(result)]
+             f"size ({UNIT_LABELS[unit]})": convert(row["size"], unit, model),
+             f"removed ({UNIT_LABELS[unit]})": convert(row["removed"], unit, model)} for row in stage_rows(result)]
     st.dataframe(rows, hide_index=True, width="stretch")

@@ -11,7 +11,7 @@ def test_replay_page_shows_the_totals(app):
     assert shown["Summaries"] == "0"
     sent, raw = (int(shown[label].replace(",", "")) for label in ("Tokens sent", "Without compaction"))
     assert 0 < sent < raw
-    assert shown["Estimated cost"].startswith("$")
+    assert shown["Cost with prompt caching"].startswith("$") and shown["Cost without compaction"].startswith("$")
     names = [trace.get("name") for trace in chart_spec(at)["data"]]
     assert names[:2] == ["without compaction", "sent, with compaction"]
 
