@@ -88,6 +88,12 @@ def test_the_tour_ends_on_your_own_session(app_page):
         forward.click()
         wait_idle(app_page)
     expect(app_page.locator("h2", has_text="Recap")).to_be_visible()
+    # the recap's chart replaces the last step's: wait until the page holds it alone
+    app_page.wait_for_function("""() => {
+        const charts = document.querySelectorAll("[data-testid='stPlotlyChart']");
+        const ticks = [...document.querySelectorAll("[data-testid='stPlotlyChart'] g.ytick text")];
+        return charts.length === 1 && ticks.length > 0 && !ticks.some(t => t.textContent.includes("message"));
+    }""", timeout=30_000)
     ticks = app_page.locator("[data-testid='stPlotlyChart'] g.ytick text").all_text_contents()
     assert ticks and all(text.replace(",", "").isdigit() for text in ticks)  # 1,000 / 10,000 ...: no "2", "5"
     assert len({int(text.replace(",", "")) for text in ticks}) == len(ticks)
