@@ -36,7 +36,7 @@ TARGET_SECONDS = 0.5
 REDRAWN = """([keep, label]) => {
     const app = document.querySelector("[data-testid='stApp']");
     if (!app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
-    if (!document.body.innerText.includes(`the newest ${keep} stay whole`)) return false;
+    if (!document.body.innerText.includes(`the newest ${keep} tool results stay whole`)) return false;
     const tick = document.querySelectorAll("[data-testid='stPlotlyChart'] .xtick")[3];
     return !!tick && tick.textContent === label;
 }"""

@@ -125,6 +125,27 @@ def exact_stage_tokens(result, conversation) -> list[int]:
     return [counts[id(stage.history)] for stage in result.stages]
 
 
+def command_report(args: argparse.Namespace) -> int:
+    """One self-contained HTML file: the run, its replay and what changed (the dashboard draws it)."""
+    from .pipeline import run_pipeline
+    from .replay import replay
+
+    try:  # the charts are the dashboard's (plotly); the engine itself never imports them
+        from dashboard.html_report import report_html
+    except ImportError as error:
+        raise CompactionError(f"the report needs the dashboard's packages ({error.name}): "
+                              "pip install -r requirements.txt, and run from the project folder") from None
+    settings = settings_from(args)
+    conversation = load(args)
+    summarizer = make_summarizer(args, settings)
+    store = make_store(args)
+    result = run_pipeline(conversation, settings, store, summarizer)
+    replayed = replay(conversation, settings, store, summarizer, args.model_window, keep_histories=False)
+    args.output.write_text(report_html(result, replayed, args.file.name), encoding="utf-8")
+    print(f"{args.output}: report on {args.file} ({len(conversation.messages):,} messages)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m compaction",
                                      description="Run the four-layer context compaction pipeline.")
@@ -140,6 +161,21 @@ def build_parser() -> argparse.ArgumentParser:
     add_setting_flags(run)
     run.add_argument("-o", "--output", type=Path, help="write the compacted messages here as JSON")
     run.set_defaults(handler=command_run)
+
+    from .replay import MODEL_WINDOW_TOKENS
+
+    report = commands.add_parser("report", help="write one HTML file (opens offline) to send: settings, "
+                                 "charts and what changed")
+    report.add_argument("file", type=Path, help="conversation file (JSON, JSONL)")
+    report.add_argument("--format", choices=INPUT_FORMATS, default="auto", help="input format (default: auto)")
+    report.add_argument("--store", type=Path, help="folder for persisted outputs and transcripts")
+    report.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
+                        help="who writes L4 summaries (claude needs ANTHROPIC_API_KEY)")
+    report.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
+                        help=f"the model's context window for the replay (default {MODEL_WINDOW_TOKENS:,})")
+    add_setting_flags(report)
+    report.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
+    report.set_defaults(handler=command_report)
 
     from .corpus.cli import add_corpus_command
     from .generate.cli import add_generate_command

@@ -12,6 +12,7 @@ from typing import Any
 
 from .conversation import Conversation
 from .errors import ConversationError
+from .measures.calibration import Calibration, calibrate
 from .measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 from .messages import Message, tool_result_positions
 from .sizes import list_size
@@ -19,6 +20,18 @@ from .tool_index import ResultBlocks, ToolNames
 from .validity import check_pairs
 
 ROLES = {"user", "assistant"}
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a log recorded beside its messages: usage and time per message, its own compactions."""
+
+    usage: list = field(default_factory=list)  # per message: the call's usage at an assistant message, or None
+    timestamps: list = field(default_factory=list)  # per message, ISO 8601 text or None
+    boundaries: list = field(default_factory=list)  # {"index", "trigger", "pre_tokens"}
+
+
+NOTHING_RECORDED = Recorded()
 
 
 @dataclass
@@ -31,6 +44,8 @@ class History:
     result_blocks: ResultBlocks  # origin -> positions of its tool_result blocks
     overhead: int = 0  # characters of the system prompt and tool definitions sent beside the messages
     token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for this conversation
+    calibration: "Calibration | None" = None  # the fit on the log's recorded usage behind token_model
+    recorded: Recorded = NOTHING_RECORDED  # what the log recorded beside the messages
     # repr length of an original tool_result's content by (origin, block position); filled lazily
     content_repr: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     # persisted outputs already written, by (store root, origin, block position)
@@ -38,6 +53,9 @@ class History:
     _pair_problems: list | None = field(default=None, repr=False)  # check_pairs of these messages
     # what a strategy remembers between calls of one replay (strategies/memo.py), shared like the caches
     memo: dict = field(default_factory=dict, repr=False)
+    # indexes of the prepared conversation built on first use (measures/meter.py), shared likewise;
+    # filling one twice from two threads gives the same value, so no lock is needed
+    shared: dict = field(default_factory=dict, repr=False)
 
     @property
     def size(self) -> int:
@@ -82,7 +100,10 @@ class History:
     def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
         """A new history sharing this one's index and caches."""
         return History(messages, sizes, origins, self.tool_names, self.originals, self.result_blocks,
-                       self.overhead, self.token_model, self.content_repr, self.persisted_cache, memo=self.memo)
+                       overhead=self.overhead, token_model=self.token_model, calibration=self.calibration,
+                       recorded=self.recorded,
+                       content_repr=self.content_repr, persisted_cache=self.persisted_cache, memo=self.memo,
+                       shared=self.shared)
 
     def tool_name(self, tool_use_id: Any, origin: int | None = None) -> str:
         return self.tool_names.name(tool_use_id, origin)
@@ -123,14 +144,24 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
         messages = conversation
     _check_shape(messages)
     messages = list(messages)
+    sizes = list(map(len, map(str, messages)))  # message_size for each, without a Python loop
+    calibration, recorded = None, NOTHING_RECORDED
+    if isinstance(conversation, Conversation):
+        recorded = Recorded(conversation.usage, conversation.timestamps,
+                            conversation.metadata.get("compact_boundaries") or [])
+        if conversation.has_usage:
+            calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
     return History(
         messages=messages,
-        sizes=list(map(len, map(str, messages))),  # message_size for each, without a Python loop
+        sizes=sizes,
         origins=list(range(len(messages))),
         tool_names=ToolNames(messages),
         originals=messages,
         result_blocks=ResultBlocks(messages),
         overhead=overhead,
+        token_model=calibration.model if calibration else DEFAULT_TOKEN_MODEL,
+        calibration=calibration,
+        recorded=recorded,
         _pair_problems=problems,
     )
 

@@ -12,110 +12,27 @@ and caches, so appending a message measures nothing and a call costs only what i
 
 import dataclasses
 from bisect import bisect_left
-from dataclasses import dataclass, field
-from typing import Any
 
 from .compact_tool import compact_answered_turn, compact_calls, compact_focus
 from .errors import SettingsError
-from .events import AppliedEdit, SummaryEvent
 from .history import History, prepare
 from .layers.reactive import reactive_compact
+from .measures.cache import expired, modelled_cache_reads
+from .measures.cost import DEFAULT_PRICES, Prices
+from .measures.meter import Meter
 from .messages import content_chars
+from .replay_records import ACTIONS, MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
 from .settings import DEFAULTS, Settings
 from .store import OutputStore
 from .strategies import StepFunction, resolve, summaries_made
 from .summarizers import OfflineSummarizer, Summarizer
 
-MODEL_WINDOW_TOKENS = 200_000
-ACTIONS = ("L3", "L1", "L2", "L4", "mask", "summary", "reactive", "compact_tool",
-           # the peers' (compaction/strategies/)
-           "persist", "microcompact", "auto_compact", "clear_tool_uses", "clear_thinking", "compact", "forget",
-           "condense")
+__all__ = ["ACTIONS", "MODEL_WINDOW_TOKENS", "CallRecord", "ReplayResult", "replay"]
 
 
-@dataclass(frozen=True)
-class CallRecord:
-    call: int  # 0-based number of the model call
-    index: int  # index in the original conversation of the assistant message this call produced
-    messages: int  # messages sent
-    chars: int  # characters sent: messages plus system prompt and tools
-    tokens: int  # estimated from chars
-    raw_chars: int  # what the same call would send without any compaction
-    raw_tokens: int
-    acted: tuple[str, ...]  # what changed the history before this call, in order (see ACTIONS)
-    summaries: int  # successful summaries so far, this call's included
-    tokens_total: int  # tokens sent by all calls so far, this one included
-    raw_tokens_total: int
-    over_window: bool  # still over the model window after reactive compaction
-    events: tuple = field(default=(), repr=False, compare=False)  # the layers' records
-
-    @property
-    def applied_edits(self) -> list[AppliedEdit]:
-        """Edits made to this request only (the API's context editing), as `applied_edits` reports them."""
-        return [e for e in self.events if isinstance(e, AppliedEdit)]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"call": self.call, "index": self.index, "messages": self.messages, "chars": self.chars,
-                "tokens": self.tokens, "raw_chars": self.raw_chars, "raw_tokens": self.raw_tokens,
-                "acted": list(self.acted), "summaries": self.summaries, "tokens_total": self.tokens_total,
-                "raw_tokens_total": self.raw_tokens_total, "over_window": self.over_window,
-                "applied_edits": [e.as_dict() for e in self.applied_edits]}
-
-
-@dataclass
-class ReplayResult:
-    strategy: str
-    settings: Settings
-    model_window_tokens: int
-    calls: list[CallRecord] = field(default_factory=list)
-    histories: list[History] | None = None  # the history sent at each call, if kept
-    # Claude Code's own compactions: {"index", "trigger", "pre_tokens", "call"}; "call" is the first
-    # call sent after the boundary, None when no call follows it
-    boundaries: list[dict] = field(default_factory=list)
-    tool_output_chars: int = 0  # characters of tool output produced before some call
-    tool_output_whole_chars: int = 0  # of those, reached the model whole at least once
-    max_checked_size: int | None = None  # largest size compared with CONTEXT_LIMIT (see Step)
-
-    def history(self, call: int) -> History:
-        """The history sent at `call` (its `.messages`, `.sizes`, `.origins`)."""
-        if self.histories is None:
-            raise ValueError("this replay did not keep its histories (keep_histories=False)")
-        return self.histories[call]
-
-    @property
-    def totals(self) -> dict[str, Any]:
-        calls = self.calls
-        last = calls[-1] if calls else None
-        summaries = [e for c in calls for e in c.events if isinstance(e, SummaryEvent) and e.triggered]
-        return {
-            "strategy": self.strategy,
-            "calls": len(calls),
-            "summaries": last.summaries if last else 0,
-            "failed_summaries": sum(1 for e in summaries if not e.succeeded),
-            "acted": {action: sum(1 for c in calls if action in c.acted) for action in ACTIONS},
-            "reactive": sum(1 for c in calls if "reactive" in c.acted),
-            "compact_tool": sum(1 for c in calls if "compact_tool" in c.acted),
-            "tokens_sent": last.tokens_total if last else 0,
-            "raw_tokens_sent": last.raw_tokens_total if last else 0,
-            "saved_share": 1 - last.tokens_total / last.raw_tokens_total if last and last.raw_tokens_total else None,
-            "peak_chars": max((c.chars for c in calls), default=0),
-            "peak_tokens": max((c.tokens for c in calls), default=0),
-            "raw_peak_tokens": max((c.raw_tokens for c in calls), default=0),
-            "over_window_calls": sum(1 for c in calls if c.over_window),
-            "tool_output_kept": (self.tool_output_whole_chars / self.tool_output_chars
-                                 if self.tool_output_chars else None),
-            "model_window_tokens": self.model_window_tokens,
-        }
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"calls": [c.as_dict() for c in self.calls], "totals": self.totals,
-                "settings": self.settings.as_dict(), "boundaries": self.boundaries}
-
-
-def _boundaries(conversation: Any, call_indices: list[int]) -> list[dict]:
-    metadata = getattr(conversation, "metadata", None) or {}
+def _boundaries(boundaries: list, call_indices: list[int]) -> list[dict]:
     found = []
-    for boundary in metadata.get("compact_boundaries") or []:
+    for boundary in boundaries:
         index = boundary.get("index") if isinstance(boundary, dict) else None
         if isinstance(index, int) and not isinstance(index, bool):
             call = bisect_left(call_indices, index)
@@ -150,10 +67,14 @@ def _new_outputs(history: History, originals: list, first_new: int, end: int) ->
 
 def replay(conversation, settings: Settings | None = None, store: OutputStore | None = None,
            summarizer: Summarizer | None = None, model_window_tokens: int = MODEL_WINDOW_TOKENS,
-           strategy: "str | StepFunction" = "pipeline", keep_histories: bool = True) -> ReplayResult:
+           strategy: "str | StepFunction" = "pipeline", keep_histories: bool = True,
+           prices: Prices = DEFAULT_PRICES) -> ReplayResult:
     """Replay a conversation (message list, Conversation or prepared History) through the agent loop.
 
-    Nothing passed in is changed. `keep_histories=False` drops the per-call histories (sweeps).
+    Nothing passed in is changed. `keep_histories=False` drops the per-call histories (sweeps). Each
+    call is measured (measures/meter.py): what the log recorded, cache reads and writes, cost at
+    `prices`, blind references; artifact retention at the end. A Conversation brings the usage and
+    times the log recorded; a prepared History brings the token model calibrated on them.
     """
     settings = settings or DEFAULTS
     if isinstance(model_window_tokens, bool) or not isinstance(model_window_tokens, int) \
@@ -162,13 +83,21 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     name, step = resolve(strategy)
     prepared = prepare(conversation)
     if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
-        prepared = dataclasses.replace(prepare(prepared.messages), overhead=prepared.overhead)
+        prepared = dataclasses.replace(prepare(prepared.messages), overhead=prepared.overhead,
+                                       token_model=prepared.token_model, calibration=prepared.calibration,
+                                       recorded=prepared.recorded)
     store = store or OutputStore.temporary()
     summarizer = summarizer or OfflineSummarizer()
     originals, sizes, overhead = prepared.messages, prepared.sizes, prepared.overhead
     call_indices = [i for i, m in enumerate(originals) if m.get("role") == "assistant"]
     result = ReplayResult(name, settings, model_window_tokens, histories=[] if keep_histories else None,
-                          boundaries=_boundaries(conversation, call_indices))
+                          boundaries=_boundaries(prepared.recorded.boundaries, call_indices),
+                          calibration=prepared.calibration, prices=prices, token_model=prepared.token_model,
+                          overhead_chars=prepared.overhead)
+    usage, times = prepared.recorded.usage, prepared.recorded.timestamps
+    meter = Meter(prepared, usage, times, prices)
+    model = prepared.token_model
+    raw_previous: tuple[int, str | None] | None = None  # (characters, time) of the last raw call that could run
     history = prepared.derive([], [], [])
     raw_sum = summaries = tokens_total = raw_total = first_new = 0
     pending: list = []  # compact-tool events since the last call
@@ -194,16 +123,25 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
                     tokens = history.context_tokens
             summaries += summaries_made(events)
             raw_chars = raw_sum + 2 * max(index - 1, 0) + 2 + overhead
-            raw_tokens = prepared.token_model.tokens(raw_chars)
+            raw_tokens = model.tokens(raw_chars)
             tokens_total += tokens
             raw_total += raw_tokens
+            measures = meter.call(index, history, tokens, events, settings.summary_input_cap)
+            raw_runs = raw_tokens <= model_window_tokens
+            raw_cost = 0.0
+            if raw_runs:  # the uncompacted history only grows: its cache reads the whole previous prompt
+                raw_read = min(model.tokens(raw_previous[0]), raw_tokens) \
+                    if raw_previous and not expired(raw_previous[1], meter.previous_time) else 0
+                raw_cost = prices.cached(raw_read, raw_tokens - raw_read, 0, measures.output_tokens)
+                raw_previous = (raw_chars, meter.previous_time)
             produced, whole = _new_outputs(history, originals, first_new, index)
             result.tool_output_chars += produced
             result.tool_output_whole_chars += whole
             first_new = index
             result.calls.append(CallRecord(
                 len(result.calls), index, len(history), history.context_size, tokens, raw_chars, raw_tokens,
-                tuple(acted), summaries, tokens_total, raw_total, tokens > model_window_tokens, tuple(events)))
+                tuple(acted), summaries, tokens_total, raw_total, tokens > model_window_tokens, tuple(events),
+                measures, raw_cost, raw_runs))
             if keep_histories:
                 result.histories.append(history)
             history = carried
@@ -216,6 +154,9 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
             pending += compacted.events
         compact_focus = _compact_focus(message)
     result.max_checked_size = max(checked) if checked else None
+    result.artifact_retention = meter.retention()
+    if usage:
+        result.cache_check = modelled_cache_reads(model, sizes, overhead, usage, prepared.recorded.boundaries, times)
     return result
 
 

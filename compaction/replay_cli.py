@@ -8,6 +8,7 @@ import argparse
 import re
 
 from .errors import SettingsError
+from .measures.cost import Prices
 from .replay import MODEL_WINDOW_TOKENS, ReplayResult
 from .settings import LIMITS
 from .strategies_cli import add_strategy_flags, strategy_from
@@ -60,7 +61,20 @@ def _add_loop_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
                         help="a context over this many estimated tokens is compacted reactively before "
                         f"it is sent (default {MODEL_WINDOW_TOKENS:,})")
+    prices = Prices()
+    parser.add_argument("--input-price", type=float, default=prices.input, metavar="USD",
+                        help=f"US$ per million input tokens (default {prices.input})")
+    parser.add_argument("--output-price", type=float, default=prices.output, metavar="USD",
+                        help=f"US$ per million output tokens (default {prices.output})")
+    parser.add_argument("--cache-write", type=float, default=prices.cache_write, metavar="X",
+                        help=f"a cache write costs X times the input price (default {prices.cache_write})")
+    parser.add_argument("--cache-read", type=float, default=prices.cache_read, metavar="X",
+                        help=f"a cache read costs X times the input price (default {prices.cache_read})")
     add_strategy_flags(parser)
+
+
+def prices_from(args: argparse.Namespace) -> Prices:
+    return Prices(args.input_price, args.output_price, args.cache_write, args.cache_read)
 
 
 def command_replay(args: argparse.Namespace) -> int:
@@ -71,7 +85,7 @@ def command_replay(args: argparse.Namespace) -> int:
     strategy = strategy_from(args)  # a bad name or parameter stops before the file is read
     conversation = load(args)
     result = replay(conversation, settings, make_store(args), make_summarizer(args, settings), args.model_window,
-                    strategy, keep_histories=False)
+                    strategy, keep_histories=False, prices=prices_from(args))
     data = result.as_dict()
     data["strategy"] = {"name": strategy.spec.name, "parameters": strategy.params}
     data["input"] = {"file": str(args.file), "format": conversation.format,
@@ -98,13 +112,38 @@ def replay_table(result: ReplayResult) -> str:
         lines.append(f"{c.call:>6} {c.index:>8} {c.messages:>6} {c.tokens:>9,} {c.raw_tokens:>14,} "
                      f"{c.summaries:>9}  {' '.join(c.acted)}{'  OVER WINDOW' if c.over_window else ''}")
     totals = result.totals
-    kept = totals["tool_output_kept"]
     lines += ["", f"calls {totals['calls']:,}, summaries {totals['summaries']:,}, reactive {totals['reactive']:,}, "
-              f"compact tool {totals['compact_tool']:,}",
-              f"tokens sent {totals['tokens_sent']:,} (without compaction {totals['raw_tokens_sent']:,}), "
-              f"peak context {totals['peak_tokens']:,} tokens",
-              "tool output seen whole: " + ("-" if kept is None else f"{kept:.1%}")]
+              f"compact tool {totals['compact_tool']:,}"]
+    lines += [line for line in totals_lines(totals) if line]
     return "\n".join(lines)
+
+
+def _share(value) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def totals_lines(totals: dict) -> list[str]:
+    """The totals a person reads: tokens, what the baseline could really send, cost, cache, loss."""
+    stop = totals["raw_stop_call"]
+    baseline = (f"without compaction {totals['raw_tokens_sent']:,}" if stop is None else
+                f"without compaction {totals['raw_tokens_sent']:,} before the agent stops at call {stop + 1:,} "
+                "(prompt too long)")
+    calibration = totals["calibration"]
+    check = totals["cache_model_check"]
+    return [
+        f"tokens sent {totals['tokens_sent']:,} ({baseline}), peak context {totals['peak_tokens']:,} tokens",
+        "tokens " + (f"calibrated on the log: median error {calibration['median_abs_error']:.1%} over "
+                     f"{calibration['calls']:,} calls, {calibration['tokens_per_char']:.3f} per character + "
+                     f"{calibration['overhead_tokens']:,} a call" if calibration else "estimated as characters / 4"),
+        f"cost US${totals['cost_usd']:,.2f} with caching, US${totals['cost_usd_no_cache']:,.2f} without; "
+        f"without compaction US${totals['raw_cost_usd']:,.2f} for the calls that could run",
+        f"cache hit rate {_share(totals['cache_hit_rate'])}, {totals['cache_breaks']:,} call(s) where a layer broke "
+        "the cache",
+        f"blind references {totals['blind_references']:,}; artifacts still sent at the end "
+        f"{_share(totals['artifact_retention'])}; tool output seen whole {_share(totals['tool_output_kept'])}",
+        f"recorded context {totals['recorded_context_tokens']:,} tokens; cache model / log cache reads "
+        f"{check['ratio']:.2f}" if check and check["ratio"] is not None else "",
+    ]
 
 
 def command_sweep(args: argparse.Namespace) -> int:
@@ -121,7 +160,7 @@ def command_sweep(args: argparse.Namespace) -> int:
     conversation = load(args)
     store = OutputStore(args.store) if args.store else None
     result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,
-                   model_window_tokens=args.model_window, store=store)
+                   model_window_tokens=args.model_window, store=store, prices=prices_from(args))
     return _emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure]}, {result.replays} replays "
                  f"for {len(x[1]) * len(y[1])} cells", sweep_table(result))
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from .errors import SettingsError
 from .history import prepare
+from .measures.cost import DEFAULT_PRICES, Prices
+from .measures.tradeoff import pareto_front
 from .replay import MODEL_WINDOW_TOKENS, ReplayResult, replay
 from .settings import DEFAULTS, LIMITS, Settings
 from .store import OutputStore
@@ -24,11 +26,21 @@ MEASURES = {
     "peak_tokens": "Largest context sent (estimated tokens)",
     "tokens_sent": "Tokens sent over the whole session",
     "saved_share": "Share of tokens saved against no compaction",
+    "cost_usd": "Cost with prompt caching (US$)",
+    "cost_usd_no_cache": "Cost without prompt caching (US$)",
+    "cache_hit_rate": "Share of input read from the cache",
+    "blind_references": "Blind references (terms the model used but no longer saw)",
+    "artifact_retention": "Share of files, errors and constraints still sent at the end",
     "summaries": "Summaries written",
     "tool_output_kept": "Share of tool output the model saw whole",
     "reactive": "Reactive compactions",
     "peak_chars": "Largest context sent (characters)",
 }
+# Which way is better for each measure: "lower" or "higher" (the trade-off view and the colour scales).
+BETTER = {"peak_tokens": "lower", "tokens_sent": "lower", "saved_share": "higher", "cost_usd": "lower",
+          "cost_usd_no_cache": "lower",
+          "cache_hit_rate": "higher", "blind_references": "lower", "artifact_retention": "higher",
+          "summaries": "lower", "tool_output_kept": "higher", "reactive": "lower", "peak_chars": "lower"}
 
 
 def cell_measures(result: ReplayResult) -> dict[str, Any]:
@@ -53,6 +65,17 @@ class SweepResult:
         name = check_measure(measure or self.measure)
         return [[cell[name] for cell in row] for row in self.cells]
 
+    def trade_off_front(self, cost: str = "cost_usd", loss: str = "blind_references") -> set[tuple[int, int]]:
+        """(row, column) of the cells no other cell beats on both `cost` and `loss` (the Pareto front)."""
+        cells = [(r, c) for r in range(len(self.y_values)) for c in range(len(self.x_values))]
+
+        def lower_is_better(name: str, value):
+            return value if value is None or BETTER[check_measure(name)] == "lower" else -value
+
+        points = [(lower_is_better(cost, self.cells[r][c][cost]), lower_is_better(loss, self.cells[r][c][loss]))
+                  for r, c in cells]
+        return {cells[i] for i in pareto_front(points)}
+
     def settings_at(self, row: int, column: int) -> Settings:
         return self.base_settings.replace(**{self.x_name: self.x_values[column], self.y_name: self.y_values[row]})
 
@@ -60,7 +83,8 @@ class SweepResult:
         return {"x": {"name": self.x_name, "values": self.x_values},
                 "y": {"name": self.y_name, "values": self.y_values},
                 "measure": self.measure, "strategy": self.strategy, "replays": self.replays,
-                "grid": self.grid(), "cells": self.cells}
+                "grid": self.grid(), "cells": self.cells,
+                "trade_off_front": sorted([row, column] for row, column in self.trade_off_front())}
 
 
 def check_measure(measure: str) -> str:
@@ -128,7 +152,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
           base_settings: Settings | None = None, measure: str = "peak_tokens",
           progress: Callable[[int, int], None] | None = None, strategy: "str | StepFunction" = "pipeline",
           model_window_tokens: int = MODEL_WINDOW_TOKENS, summarizer: Summarizer | None = None,
-          store: OutputStore | None = None) -> SweepResult:
+          store: OutputStore | None = None, prices: Prices = DEFAULT_PRICES) -> SweepResult:
     """Replay `conversation` for every (x, y) pair of settings; `progress(done, total)` after each cell.
 
     `x` and `y` are (setting name, values), e.g. ("context_limit", [20_000, 50_000]). Bad names or
@@ -161,7 +185,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
         replayed = _reusable(candidates, settings) if known else None
         if replayed is None:
             replayed = replay(prepared, settings, store, summarizer, model_window_tokens, step,
-                              keep_histories=False)
+                              keep_histories=False, prices=prices)
             result.replays += 1
             candidates.append(replayed)
         cells[row, column] = cell_measures(replayed)

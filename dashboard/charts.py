@@ -1,9 +1,13 @@
 """Chart builders: plain functions from engine results to plotly figures (tested without a browser)."""
 
+import math
+import textwrap
+
 import pandas as pd
 import plotly.graph_objects as go
 
 from compaction.fates import FATE_TEXT, FATES
+from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.pipeline import LAYER_TITLES, PipelineResult
 
 from .units import SHORT, UNIT_LABELS, compact_number, convert
@@ -19,30 +23,42 @@ LIMIT_COLOR = "#d62728"
 FINAL_LABEL = "Sent to the model"
 
 
+def _wrapped(text: str, width: int = 18) -> str:
+    """A category label over several short lines, so labels never need to be tilted or cut."""
+    return "<br>".join(textwrap.wrap(text, width))
+
+
+def plain_log_ticks(low: float, high: float) -> dict:
+    """Axis settings for a logarithmic axis labelled 1,000 / 10,000 / 100,000 (no '2' and '5' between)."""
+    first, last = math.floor(math.log10(max(low, 1))), math.ceil(math.log10(max(high, 1)))
+    values = [10 ** power for power in range(first, last + 1)]
+    return {"tickvals": values, "ticktext": [f"{value:,}" for value in values]}
+
+
 def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False) -> go.Figure:
     """Size of the history after each layer: the input bar, what each layer removed, and the final size.
 
-    Each step's change is written under its name; a layer that did nothing shows a flat step. The
-    CONTEXT_LIMIT is a dashed line. `log_scale` makes the small late steps visible beside a huge input.
+    Each bar's size or change is written under its name; a layer that did nothing shows a flat step. The
+    CONTEXT_LIMIT is a dashed line, named in the right margin where no bar or value can sit on it.
+    `log_scale` makes the small late steps visible beside a huge input (ticks at powers of ten).
     """
-    sizes = [convert(stage.size, unit) for stage in result.stages]
+    model = result.stages[0].history.token_model
+    sizes = [convert(stage.size, unit, model) for stage in result.stages]
     steps = [sizes[0]] + [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
     changes = [f"−{compact_number(-step)}" if step < 0 else f"+{compact_number(step)}" if step > 0 else "no change"
                for step in steps[1:]]
     l4 = result.stages[-1]
     if l4.layer == "L4" and not l4.triggered:
         changes[-1] = "not triggered"
-    labels = ([LAYER_TITLES[result.stages[0].layer]]
-              + [f"{LAYER_TITLES[stage.layer]}<br><b>{change}</b>" for stage, change in zip(result.stages[1:], changes,
-                                                                                          strict=True)]
-              + [FINAL_LABEL])
+    # every figure is written under its bar, where neither the limit line nor another label can cross it
+    labels = ([f"{LAYER_TITLES[result.stages[0].layer]}<br><b>{compact_number(sizes[0])}</b>"]
+              + [f"{_wrapped(LAYER_TITLES[stage.layer])}<br><b>{change}</b>"
+                 for stage, change in zip(result.stages[1:], changes, strict=True)]
+              + [f"{FINAL_LABEL}<br><b>{compact_number(sizes[-1])}</b>"])
     figure = go.Figure(go.Waterfall(
         x=labels,
         y=steps + [sizes[-1]],
         measure=["absolute"] + ["relative"] * (len(steps) - 1) + ["total"],
-        text=[compact_number(sizes[0])] + [""] * (len(steps) - 1) + [compact_number(sizes[-1])],
-        textposition="outside",
-        cliponaxis=False,
         customdata=sizes + [sizes[-1]],
         hovertemplate="%{x}<br>size after: %{customdata:,} " + SHORT[unit] + "<extra></extra>",
         decreasing={"marker": {"color": "#54a24b"}},
@@ -50,21 +66,27 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
         totals={"marker": {"color": "#4c78a8"}},
         connector={"line": {"color": "#999", "dash": "dot"}},
     ))
-    limit = convert(result.settings.context_limit, unit)
-    figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR,
-                     annotation_text=f"CONTEXT_LIMIT {limit:,} {SHORT[unit]}",
-                     annotation_position="top right", annotation_font_color=LIMIT_COLOR)
+    limit = convert(result.settings.context_limit, unit, model)
+    figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR)
+    figure.add_annotation(text=f"CONTEXT_LIMIT<br>{limit:,} {SHORT[unit]}", xref="paper", x=1, xanchor="left",
+                          yref="y", y=math.log10(max(limit, 1)) if log_scale else limit, yanchor="middle",
+                          showarrow=False, align="left", font={"color": LIMIT_COLOR})
+    yaxis = {"title": f"history size ({UNIT_LABELS[unit]})", "type": "log" if log_scale else "linear",
+             "tickformat": ","}
+    if log_scale:
+        yaxis |= plain_log_ticks(min([size for size in sizes if size > 0] + [limit]), max(sizes + [limit]))
     figure.update_layout(
-        yaxis_title=f"history size ({UNIT_LABELS[unit]})",
-        yaxis_type="log" if log_scale else "linear",
+        yaxis=yaxis,
+        xaxis={"tickangle": 0},
         showlegend=False,
-        margin={"t": 30, "b": 10, "l": 10, "r": 10},
-        height=440,
+        margin={"t": 30, "b": 10, "l": 10, "r": 120},
+        height=460,
     )
     return figure
 
 
-def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit: str) -> go.Figure:
+def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit: str,
+                      model: TokenModel = DEFAULT_TOKEN_MODEL) -> go.Figure:
     """One thin bar per original message, coloured by what the pipeline did to it."""
     figure = go.Figure()
     for fate in FATES:
@@ -76,8 +98,9 @@ def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit
             y=[1] * len(indices),
             name=f"{fate}: {FATE_TEXT[fate]}",
             marker={"color": FATE_COLORS[fate], "line": {"width": 0}},
-            customdata=[[roles[i], convert(sizes[i], unit)] for i in indices],
-            hovertemplate=(f"message %{{x}} (%{{customdata[0]}}), %{{customdata[1]:,}} {SHORT[unit]}"
+            customdata=[[roles[i], convert(sizes[i], unit, model)] for i in indices],
+            hovertemplate=(f"message %{{x}} of the loaded conversation (%{{customdata[0]}}), %{{customdata[1]:,}} "
+                           f"{SHORT[unit]}"
                            f"<br>{FATE_TEXT[fate]}<extra></extra>"),
         ))
     figure.update_layout(
@@ -86,7 +109,8 @@ def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit
         height=190,
         margin={"t": 10, "b": 10, "l": 10, "r": 10},
         yaxis={"visible": False, "range": [0, 1]},
-        xaxis={"title": "original message index (oldest on the left)", "range": [-0.5, len(fates) - 0.5]},
+        xaxis={"title": "message number in the loaded conversation (oldest on the left)",
+               "range": [-0.5, len(fates) - 0.5]},
         legend={"orientation": "h", "y": -0.55, "x": 0},
     )
     return figure

@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from compaction.measures.tradeoff import pareto_front
 from compaction.replay import ACTIONS, ReplayResult
 
 from .timeline import ACTION_TITLES, STRATEGY_TITLES
@@ -29,6 +30,10 @@ class MeasureColumn:
 
 def _share(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.0f} %"
+
+
+def _dollars(value: float | None) -> str:
+    return "–" if value is None else f"${value:,.2f}"
 
 
 def _saved(result: ReplayResult) -> float:
@@ -54,30 +59,33 @@ COLUMNS: tuple[MeasureColumn, ...] = (
     MeasureColumn("summaries", "LLM summaries written: each is one more model call.", lambda r: r.totals["summaries"]),
     MeasureColumn("tool output kept whole", "Of all the tool output the session produced, the share the model saw "
                   "whole at least once.", lambda r: r.totals["tool_output_kept"], _share, better="higher"),
+    MeasureColumn("cost with caching", "All calls at the Replay page's prices: per call, the prefix shared with the "
+                  "previous prompt is read from the cache, the rest written; summaries included.",
+                  lambda r: r.totals["cost_usd"], _dollars, better="lower"),
+    MeasureColumn("cost without caching", "The same calls with every input token at the input price.",
+                  lambda r: r.totals["cost_usd_no_cache"], _dollars),
+    MeasureColumn("read from the cache", "Of the input tokens after the first call: a strategy that rewrites old "
+                  "messages makes later tokens cache writes again.", lambda r: r.totals["cache_hit_rate"], _share),
+    MeasureColumn("blind references", "Names (files, functions, errors, URLs) a response used that appeared "
+                  "earlier but were no longer in what its call sent.", lambda r: r.totals["blind_references"],
+                  better="lower"),
+    MeasureColumn("artifacts still sent", "Of the files, errors and constraints the person stated: the share still "
+                  "present word for word at the last call.", lambda r: r.totals["artifact_retention"], _share),
     MeasureColumn("what it did", "The calls before which the strategy changed the history.", what_it_did, str),
 )
-TRADE_OFF = ("tokens sent", "tool output kept whole")
+# the best trade-offs: no other strategy is cheaper and loses less (and keeps as much tool output)
+TRADE_OFF = ("cost with caching", "blind references", "tool output kept whole")
 
 
 def best_trade_offs(rows: dict[str, dict[str, Any]], columns: Sequence[MeasureColumn] = COLUMNS,
                     trade_off: Sequence[str] = TRADE_OFF) -> set[str]:
     """The rows no other row beats: as good on every trade-off column and better on one (the Pareto
-    front). A missing value (None) counts as the worst."""
+    front, compaction.measures.tradeoff). A missing value (None) counts as the worst."""
     axes = [c for c in columns if c.title in trade_off and c.better]
-
-    def score(name: str) -> list[float]:
-        values = []
-        for column in axes:
-            value = rows[name][column.title]
-            worst = float("inf") if column.better == "lower" else float("-inf")
-            value = worst if value is None else value
-            values.append(value if column.better == "lower" else -value)  # lower is better after this
-        return values
-
-    scores = {name: score(name) for name in rows}
-    return {name for name, mine in scores.items()
-            if not any(all(o <= m for o, m in zip(other, mine, strict=True)) and other != mine
-                       for other_name, other in scores.items() if other_name != name)}
+    names = list(rows)
+    points = [[None if (value := rows[name][c.title]) is None else value if c.better == "lower" else -value
+               for c in axes] for name in names]
+    return {names[index] for index in pareto_front(points)}
 
 
 def compare_rows(replays: dict[str, ReplayResult], columns: Sequence[MeasureColumn] = COLUMNS

@@ -10,8 +10,6 @@ import pandas as pd
 
 from compaction.corpus import percentile
 
-from .compare_table import MeasureColumn, best_trade_offs
-
 # Row field -> column title, in the order shown.
 TITLES = {
     "project": "project", "session": "session", "format": "format", "error": "error", "first_time": "first time",
@@ -19,12 +17,12 @@ TITLES = {
     "bytes": "size on disk (bytes)", "recorded_tokens": "recorded tokens", "recorded_peak_tokens": "recorded peak",
     "log_compactions": "log's own compactions", "tokens_sent": "tokens sent", "raw_tokens_sent": "without compaction",
     "saved_share": "saved", "peak_tokens": "peak context", "summaries": "summaries",
-    "tool_output_kept": "tool output seen whole", "input_pair_problems": "pair problems (input)",
+    "tool_output_kept": "tool output seen whole", "cost_usd": "cost (US$)", "cost_usd_no_cache": "cost without caching",
+    "cache_hit_rate": "read from the cache", "blind_references": "blind references",
+    "artifact_retention": "artifacts kept", "input_pair_problems": "pair problems (input)",
     "calls_with_pair_problems": "calls with pair problems", "load_warnings": "load warnings", "path": "path",
 }
 UNREADABLE = "unreadable"
-# Measures where more is better; for the others (tokens, summaries) less is better.
-HIGHER_IS_BETTER = frozenset({"saved_share", "tool_output_kept", "artifact_retention"})
 
 
 @dataclass(frozen=True)
@@ -76,15 +74,6 @@ def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
             "messages": sum(row.get("messages") or 0 for row in readable),
             "model_calls": sum(row.get("model_calls") or 0 for row in readable),
             "median_saved": percentile(saved, 0.5)}
-
-
-def pareto_front(points: list[tuple[float, float]], x_higher_better: bool, y_higher_better: bool) -> list[int]:
-    """Indices of the points no other point beats on both axes (the Compare page's best trade-offs),
-    sorted by x."""
-    axes = (MeasureColumn("x", "", lambda _: None, better="higher" if x_higher_better else "lower"),
-            MeasureColumn("y", "", lambda _: None, better="higher" if y_higher_better else "lower"))
-    best = best_trade_offs({index: {"x": x, "y": y} for index, (x, y) in enumerate(points)}, axes, ("x", "y"))
-    return sorted(best, key=lambda index: points[index][0])
 
 
 def suggested_projects_folder(home: Path, client_ip) -> Path | None:

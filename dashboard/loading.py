@@ -23,6 +23,9 @@ SAMPLE_TITLES = {
     "claude_code_session.jsonl": "A Claude Code session log (JSONL)",
     "openai_chat.json": "An OpenAI chat conversation",
 }
+# The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
+SOURCE_TABS = {"sample": "Bundled sample", "generated": "Generate", "upload": "Upload a file"}
+SOURCE_TAB_KEY = "conversation_tab"
 UPLOAD_TYPES = ["json", "jsonl"]
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
 FORMAT_NAMES = {
@@ -39,8 +42,13 @@ class Loaded:
 
     key: str
     label: str
-    origin: str  # "sample", "generated", "upload" or "corpus"
+    origin: str  # "sample", "generated" or "upload"
     conversation: Conversation
+
+
+def open_upload_tab() -> None:
+    """The Conversation page opens next on its upload tab (called before switching to it)."""
+    st.session_state[SOURCE_TAB_KEY] = SOURCE_TABS["upload"]
 
 
 def sample_names() -> list[str]:
@@ -88,7 +96,8 @@ def load_file(path: Path, label: str) -> Loaded:
     """A session file on disk (one of a corpus, its path already checked); read again when it changes."""
     info = path.stat()
     version = (info.st_mtime_ns, info.st_size)
-    return Loaded(f"file:{path}:{version[0]}:{version[1]}", label, "corpus", _read_file(str(path), label, version))
+    # a file of the user's like an upload: the Conversation page shows it under its upload tab
+    return Loaded(f"file:{path}:{version[0]}:{version[1]}", label, "upload", _read_file(str(path), label, version))
 
 
 @st.cache_data(show_spinner=False, max_entries=4)

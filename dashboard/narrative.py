@@ -15,14 +15,15 @@ def _plural(count: int, word: str) -> str:
 def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:
     """One sentence per layer saying what it did to this conversation, and why."""
     settings = result.settings
+    model = result.stages[0].history.token_model
     sizes = {stage.layer: stage.size for stage in result.stages}
     counts = {stage.layer: stage.count for stage in result.stages}
     captions = {"input": f"The conversation as loaded: {_plural(counts['input'], 'message')}, "
-                         f"{describe(sizes['input'], unit)}."}
+                         f"{describe(sizes['input'], unit, model)}."}
     if result.persisted:
         biggest = max(result.persisted, key=lambda event: event.chars)
         captions["L3"] = (f"Saved {_plural(len(result.persisted), 'large tool output')} to disk (the largest, "
-                          f"{biggest.tool}, was {describe(biggest.chars, unit)}) and kept only a "
+                          f"{biggest.tool}, was {describe(biggest.chars, unit, model)}) and kept only a "
                           f"{settings.preview_chars:,}-character preview of each in the conversation.")
     else:
         captions["L3"] = (f"Nothing saved to disk: L3 looks only at the newest message's tool results, and only "
@@ -38,9 +39,10 @@ def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:
                           f"max_messages ({settings.max_messages:,}).")
     if result.placeholders:
         freed = sum(event.original_chars for event in result.placeholders)
-        captions["L2"] = (f"Replaced {_plural(len(result.placeholders), 'old tool result')} "
-                          f"({describe(freed, unit)} of output) with a one-line placeholder; the newest "
-                          f"{settings.keep_recent} stay whole (KEEP_RECENT).")
+        messages = len({event.index for event in result.placeholders})
+        captions["L2"] = (f"Replaced {_plural(len(result.placeholders), 'old tool result')} in "
+                          f"{_plural(messages, 'message')} ({describe(freed, unit, model)} of output) with a one-line "
+                          f"placeholder each; the newest {settings.keep_recent} tool results stay whole (KEEP_RECENT).")
     else:
         captions["L2"] = (f"No placeholders: every old tool result is among the newest {settings.keep_recent} "
                           f"(KEEP_RECENT) or too short to be worth replacing.")
@@ -79,8 +81,9 @@ def loading_notes(metadata: dict) -> list[str]:
     notes = []
     boundaries = metadata.get("compact_boundaries") or []
     if boundaries:
-        where = ", ".join(f"message {b.get('index')} ({b.get('trigger', '?')}, "
-                          f"{b.get('pre_tokens') or 0:,} tokens before)" for b in boundaries)
+        where = ", ".join(f"message {b.get('index')} of the loaded conversation ({b.get('trigger', '?')}"
+                          + (f", {b['pre_tokens']:,} tokens before" if isinstance(b.get("pre_tokens"), int) else "")
+                          + ")" for b in boundaries)
         times = "once" if len(boundaries) == 1 else f"{len(boundaries)} times"
         notes.append(f"Claude Code already compacted this session {times}: at {where}. "
                      "The summary it wrote is a message like any other here.")

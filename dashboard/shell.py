@@ -11,6 +11,7 @@ import streamlit as st
 
 from compaction.anthropic_client import default_model
 from dashboard import state
+from dashboard.glossary import glossary_markdown
 from dashboard.units import UNIT_LABELS, UNITS
 
 _this_run = threading.local()  # Streamlit runs each session's script in its own thread
@@ -19,6 +20,12 @@ _this_run = threading.local()  # Streamlit runs each session's script in its own
 def slider(spec: state.SliderSpec) -> None:
     st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key,
               help=spec.help, bind="query-params")
+    st.caption(spec.effect)
+
+
+def glossary_popover() -> None:
+    with st.popover("Words used here", icon=":material/menu_book:", width="stretch"):
+        st.markdown(glossary_markdown())
 
 
 def settings_controls() -> None:
@@ -51,13 +58,13 @@ def summarizer_controls() -> None:
     if choice != state.CLAUDE:
         return
     if state.typed_key():
-        st.caption("An API key is set for this browser session only (kept in memory, never shown or saved).")
+        st.caption("An API key is set for your workspace only (kept in memory, never shown or saved).")
         st.button("Forget the key", on_click=state.forget_typed_key)
     elif state.environment_key():
         st.caption("Using the key in the ANTHROPIC_API_KEY environment variable.")
     else:
         st.text_input("Anthropic API key", type="password", key="claude_key_field", on_change=_take_typed_key,
-                      help="Used for this browser session only: never shown again, logged or written to disk.")
+                      help="Used for your workspace only: never shown again, logged or written to disk.")
     has_key = bool(state.typed_key()) or state.environment_key()
     if st.button("Summarise with Claude", disabled=not has_key, type="primary", icon=":material/smart_toy:",
                  key="summarise_with_claude",
@@ -79,6 +86,7 @@ def summarizer_controls() -> None:
 
 def sidebar() -> None:
     with st.sidebar:
+        glossary_popover()
         settings_controls()
         summarizer_controls()
 

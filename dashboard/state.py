@@ -7,56 +7,31 @@ a page run without app.py (AppTest's switch_page) still sees the last settings, 
 import os
 import tempfile
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
 
-from compaction.errors import ConversationError
+from compaction.errors import ConversationError, SettingsError
+from compaction.measures.cost import DEFAULT_PRICES, Prices
+from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
 from compaction.pipeline import PipelineResult, run_pipeline
 from compaction.replay import MODEL_WINDOW_TOKENS, ReplayResult, replay
 from compaction.sessions import new_session_store, remove_stale_sessions
-from compaction.settings import DEFAULTS, HELP, Settings
+from compaction.settings import DEFAULTS, Settings
 from compaction.store import OutputStore
 from compaction.summarizers import OfflineSummarizer
 from compaction.sweep import SweepResult, sweep
 
 from .loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared, sample_names
+from .sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
 from .tour import TOUR_SETTINGS
 from .units import CHARS, UNITS
 
-
-@dataclass(frozen=True)
-class SliderSpec:
-    key: str  # widget key and URL query parameter
-    field: str  # Settings field
-    label: str
-    minimum: int
-    maximum: int
-    step: int
-
-    @property
-    def default(self) -> int:
-        return getattr(DEFAULTS, self.field)
-
-    @property
-    def help(self) -> str:
-        return f"{HELP[self.field]} Tutorial default: {self.default:,}."
-
-
-MAIN_SLIDERS = (
-    SliderSpec("CONTEXT_LIMIT", "context_limit", "CONTEXT_LIMIT (characters)", 1_000, 500_000, 1_000),
-    SliderSpec("KEEP_RECENT", "keep_recent", "KEEP_RECENT (tool results)", 0, 50, 1),
-    SliderSpec("PERSIST_THRESHOLD", "persist_threshold", "PERSIST_THRESHOLD (characters)", 1_000, 1_000_000, 1_000),
-)
-ADVANCED_SLIDERS = (
-    SliderSpec("MAX_MESSAGES", "max_messages", "max_messages (L1 snips above this many)", 4, 1_000, 1),
-    SliderSpec("L3_BUDGET", "max_bytes", "L3 budget (max_bytes of the last message's results)", 0, 1_000_000, 10_000),
-    SliderSpec("PREVIEW_CHARS", "preview_chars", "preview size (characters kept of a saved output)", 0, 20_000, 100),
-)
-SLIDERS = MAIN_SLIDERS + ADVANCED_SLIDERS
 UNIT_KEY = "UNIT"
 MODEL_WINDOW_KEY = "MODEL_WINDOW"
+# Prices per million tokens, and the cache multipliers: the Replay page's inputs, read by every page
+PRICE_KEYS = {"input": "PRICE_INPUT", "output": "PRICE_OUTPUT", "cache_write": "CACHE_WRITE", "cache_read": "CACHE_READ"}
 SUMMARIZER_KEY = "SUMMARIZER"
 OFFLINE, CLAUDE = "offline", "claude"
 STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
@@ -70,6 +45,7 @@ _CLAUDE_KEY = "_claude_api_key"
 _REPLAYS = "_replays"
 _SWEEPS = "_sweeps"
 _TOUR = "_tour_result"
+_LOSSES = "_pipeline_losses"
 _RESULT_CACHE_SIZE = 12
 _STRATEGY_REPLAYS = "_strategy_replays"
 _STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
@@ -162,10 +138,24 @@ def offline_result(current_settings: Settings | None = None) -> PipelineResult:
                    lambda: run_pipeline(history(), current_settings, store(), OfflineSummarizer()))
 
 
+def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
+    """What the Pipeline page's run dropped and lost (cached with the run's settings)."""
+    return _cached(_LOSSES, _result_key(result.settings), lambda: pipeline_loss_of(result))
+
+
 def model_window() -> int:
     """The model's context window in tokens (the Replay page's input), for every page that replays."""
     value = remembered(MODEL_WINDOW_KEY, MODEL_WINDOW_TOKENS)
     return value if isinstance(value, int) and value > 0 else MODEL_WINDOW_TOKENS
+
+
+def prices() -> Prices:
+    """The prices set on the Replay page (or the last ones seen, or Anthropic's list prices)."""
+    values = {name: remembered(key, getattr(DEFAULT_PRICES, name)) for name, key in PRICE_KEYS.items()}
+    try:
+        return Prices(**{name: float(value) for name, value in values.items()})
+    except (SettingsError, TypeError, ValueError):
+        return DEFAULT_PRICES
 
 
 def _replay_store() -> OutputStore:
@@ -178,10 +168,10 @@ def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayR
 
     `histories=False` keeps only the per-call records: a strategy that never snips keeps every message,
     so its histories grow with the square of the session's length."""
-    current_settings, window = settings(), model_window()
-    return _cached(_REPLAYS, (*_result_key(current_settings), strategy, window, histories),
-                   lambda: replay(loaded().conversation, current_settings, _replay_store(), OfflineSummarizer(),
-                                  window, strategy, keep_histories=histories))
+    current_settings, window, current_prices = settings(), model_window(), prices()
+    return _cached(_REPLAYS, (*_result_key(current_settings), strategy, window, histories, current_prices),
+                   lambda: replay(history(), current_settings, _replay_store(), OfflineSummarizer(),
+                                  window, strategy, keep_histories=histories, prices=current_prices))
 
 
 def strategy_replay(name: str, params: dict) -> ReplayResult:
@@ -191,19 +181,34 @@ def strategy_replay(name: str, params: dict) -> ReplayResult:
 
     window = model_window()
     step = build(name, params)  # checks the parameters before anything is cached
-    key = (loaded().key, name, tuple(sorted(step.params.items())), window, str(store().root))
-    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(loaded().conversation, DEFAULTS, _replay_store(),
-                                                          OfflineSummarizer(), window, step, keep_histories=False),
+    current_prices = prices()
+    key = (loaded().key, name, tuple(sorted(step.params.items())), window, str(store().root), current_prices)
+    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, _replay_store(), OfflineSummarizer(),
+                                                          window, step, keep_histories=False, prices=current_prices),
                    size=_STRATEGY_CACHE_SIZE)
+
+
+def replay_later() -> Callable[[], ReplayResult]:
+    """The replay at the current settings, as a call to make later: a download's data is made outside the
+    page's run, where the session cannot be read. The page's cached replay when there is one."""
+    current_settings, window, current_prices = settings(), model_window(), prices()
+    for histories in (True, False):
+        cached = st.session_state.get(_REPLAYS, {}).get((*_result_key(current_settings), "pipeline", window,
+                                                          histories, current_prices))
+        if cached is not None:
+            return lambda: cached
+    prepared, replay_store = history(), _replay_store()
+    return lambda: replay(prepared, current_settings, replay_store, OfflineSummarizer(), window,
+                          keep_histories=False, prices=current_prices)
 
 
 def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:
     """A sweep of two settings around the current ones; `progress(done, total)` while it runs."""
-    base, window = settings(), model_window()
+    base, window, current_prices = settings(), model_window(), prices()
     others = tuple((name, value) for name, value in base.as_dict().items() if name not in (x[0], y[0]))
-    return _cached(_SWEEPS, (loaded().key, others, x, y, window),
-                   lambda: sweep(loaded().conversation, x, y, base, progress=progress, model_window_tokens=window),
-                   size=4)
+    return _cached(_SWEEPS, (loaded().key, others, x, y, window, current_prices),
+                   lambda: sweep(history(), x, y, base, progress=progress, model_window_tokens=window,
+                                 prices=current_prices), size=4)
 
 
 def tour_result() -> PipelineResult:

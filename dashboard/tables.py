@@ -33,7 +33,7 @@ def message_frame(history: History, unit: str, indices: Iterable[int] | None = N
             "role": message.get("role", "?"),
             "blocks": ", ".join(dict.fromkeys(block_types(message))),
             "tool": message_tools(history, index),
-            "size": convert(history.sizes[index], unit),
+            "size": convert(history.sizes[index], unit, history.token_model),
             "first line": message_summary_line(message, history.tool_name),
         })
     return pd.DataFrame(rows, columns=["index", "role", "blocks", "tool", "size", "first line"])
@@ -56,7 +56,7 @@ def snipped_frame(result: PipelineResult, unit: str) -> pd.DataFrame:
             "from": snipped.start,
             "to": snipped.end,
             "messages": snipped.count,
-            "size": convert(snipped.size, unit),
+            "size": convert(snipped.size, unit, history.token_model),
             "first line": message_summary_line(first, history.tool_name) if first else "",
             "marker left": snipped.marker,
         })
@@ -65,11 +65,12 @@ def snipped_frame(result: PipelineResult, unit: str) -> pd.DataFrame:
 
 def placeholder_frame(result: PipelineResult, unit: str) -> pd.DataFrame:
     """The tool results L2 replaced with a placeholder."""
+    model = result.stages[0].history.token_model
     rows = [{
         "message": event.index,
         "tool": event.tool,
         "tool_use_id": event.tool_use_id,
-        "original size": convert(event.original_chars, unit),
+        "original size": convert(event.original_chars, unit, model),
         "placeholder": event.text,
         "layer": event.layer,
     } for event in result.placeholders]

@@ -1,16 +1,16 @@
-"""Chart builders for a session over time: the replay's sawtooth, the strategies side by side, and the
-sweep's heatmap. Plain functions to plotly figures, tested without a browser; sizes in estimated tokens
+"""Chart builders for a session over time: the strategies side by side and the sweep's heatmap (the
+replay's own chart is in replay_chart.py). Plain functions to plotly figures, tested without a browser; sizes in estimated tokens
 (what a model bills), CONTEXT_LIMIT converted from characters."""
 
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from compaction.replay import ACTIONS, ReplayResult
+from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
-from compaction.sweep import SweepResult
+from compaction.sweep import BETTER, SweepResult
 
 from .charts import LIMIT_COLOR
-from .timeline import ACTION_TITLES, STRATEGY_TITLES, limit_tokens
+from .timeline import STRATEGY_TITLES, limit_tokens
 from .units import compact_number
 
 WINDOW_COLOR = "#333333"
@@ -29,11 +29,11 @@ STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _P
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
 
 
-def _limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak: int, log_scale: bool,
-                 **where) -> None:
+def limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak: int, log_scale: bool,
+                model: TokenModel = DEFAULT_TOKEN_MODEL, overhead_chars: int = 0, **where) -> None:
     """CONTEXT_LIMIT (when given) and the model window as lines. A window far above the data would
     flatten it, so the linear axis then stops above the data and says where the window is."""
-    limit = limit_tokens(context_limit) if context_limit is not None else 0
+    limit = limit_tokens(context_limit, model, overhead_chars) if context_limit is not None else 0
     if context_limit is not None:
         figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
                          f"{compact_number(limit)} tokens", annotation_position="top left",
@@ -46,49 +46,8 @@ def _limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak
         return
     figure.update_yaxes(range=[0, top], **where)
     figure.add_annotation(text=f"{window_text}: far above this chart", xref="x domain", x=1, xanchor="right",
-                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR}, **where)
-
-
-def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
-    """Context sent per model call with and without compaction (top), and a lane per action that changed
-    the history before a call (bottom). Every point carries its call (0-based) as customdata, so a click
-    names the call; Claude Code's own compactions are purple vertical lines."""
-    calls = result.calls
-    numbers = [record.call + 1 for record in calls]
-    used = [action for action in ACTIONS if any(action in record.acted for record in calls)]
-    figure = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.78, 0.22], vertical_spacing=0.04)
-    figure.add_trace(go.Scatter(
-        x=numbers, y=[record.raw_tokens for record in calls], name="without compaction", mode="lines",
-        line={"color": RAW_COLOR, "width": 2}, customdata=[record.call for record in calls],
-        hovertemplate="call %{x}: %{y:,} tokens without compaction<extra></extra>"), row=1, col=1)
-    figure.add_trace(go.Scatter(
-        x=numbers, y=[record.tokens for record in calls], name="sent, with compaction", mode="lines+markers",
-        line={"color": SENT_COLOR, "width": 2}, marker={"size": 5}, customdata=[record.call for record in calls],
-        hovertemplate="call %{x}: %{y:,} tokens sent<extra>click to see this call's history</extra>"),
-        row=1, col=1)
-    for action in used:
-        acted = [record for record in calls if action in record.acted]
-        figure.add_trace(go.Scatter(
-            x=[record.call + 1 for record in acted], y=[ACTION_TITLES[action]] * len(acted), mode="markers",
-            name=ACTION_TITLES[action], marker={"color": ACTION_COLORS[action], "symbol": "line-ns-open",
-                                                "size": 12, "line": {"width": 2}},
-            customdata=[record.call for record in acted], showlegend=False,
-            hovertemplate=f"call %{{x}}: {ACTION_TITLES[action]}<extra></extra>"), row=2, col=1)
-    peak = max(max(record.raw_tokens, record.tokens) for record in calls) if calls else 0
-    _limit_lines(figure, result.settings.context_limit, result.model_window_tokens, peak, log_scale, row=1, col=1)
-    for boundary in result.boundaries:
-        if boundary.get("call") is not None:
-            figure.add_vline(x=boundary["call"] + 0.5, line_color=BOUNDARY_COLOR, line_width=2,
-                             annotation_text=f"Claude Code compacted ({boundary.get('trigger', '?')})",
-                             annotation_font_color=BOUNDARY_COLOR, annotation_position="top right")
-    figure.update_yaxes(title_text="context sent (estimated tokens)", type="log" if log_scale else "linear",
-                        row=1, col=1)
-    figure.update_yaxes(categoryorder="array", categoryarray=[ACTION_TITLES[a] for a in reversed(used)],
-                        row=2, col=1)
-    figure.update_xaxes(title_text="model call (one per assistant message)", row=2, col=1)
-    figure.update_layout(height=560, margin=MARGIN, hovermode="closest", clickmode="event+select",
-                         legend={"orientation": "h", "y": 1.08, "x": 0})
-    return figure
+                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR},
+                          bgcolor="rgba(255, 255, 255, 0.85)", **where)  # a boundary line passes behind it
 
 
 def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
@@ -106,17 +65,27 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
             name=STRATEGY_TITLES.get(name, name), line={"color": STRATEGY_COLORS.get(name), "width": 2},
             hovertemplate=f"<b>{title}</b><br>call %{{x}}: %{{y:,}} tokens<extra></extra>"))
     peak = max((max(r.raw_tokens, r.tokens) for result in replays.values() for r in result.calls), default=0)
-    _limit_lines(figure, context_limit, first.model_window_tokens, peak, log_scale)
+    limit_lines(figure, context_limit, first.model_window_tokens, peak, log_scale, first.token_model,
+                first.overhead_chars)
     figure.update_layout(height=440, margin=MARGIN, yaxis_title="context sent (estimated tokens)",
                          yaxis_type="log" if log_scale else "linear", xaxis_title="model call",
                          legend={"orientation": "h", "y": -0.2, "x": 0})
     return figure
 
 
-def _cell_text(value, measure: str) -> str:
+SHARES = frozenset({"tool_output_kept", "cache_hit_rate", "artifact_retention", "saved_share"})
+DOLLARS = frozenset({"cost_usd", "cost_usd_no_cache"})
+
+
+def cell_text(value, measure: str) -> str:
+    """A measure's value as a cell shows it: a share in percent, dollars with cents, else a count."""
     if value is None:
         return "–"
-    return f"{100 * value:.0f}%" if measure == "tool_output_kept" else compact_number(value)
+    if measure in SHARES:
+        return f"{100 * value:.0f}%"
+    if measure in DOLLARS:
+        return f"${value:,.2f}"
+    return compact_number(value)
 
 
 def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[int, int] | None = None
@@ -129,15 +98,15 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
     ys = [f"{value:,}" for value in result.y_values]
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if v is None else v for v in row] for row in grid], x=xs, y=ys,
-        text=[[_cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
-        colorscale="Blues" if measure == "tool_output_kept" else "Blues_r", colorbar={"title": {"text": ""}},
+        text=[[cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
+        colorscale="Blues" if BETTER[measure] == "higher" else "Blues_r", colorbar={"title": {"text": ""}},
         hoverinfo="skip"))
     cells = [(r, c) for r in range(len(ys)) for c in range(len(xs))]
     figure.add_trace(go.Scatter(
         x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="markers", customdata=cells,
         marker={"symbol": "square", "size": 28, "color": "rgba(0,0,0,0)"}, showlegend=False,
         selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
-        text=[_cell_text(grid[r][c], measure) for r, c in cells],
+        text=[cell_text(grid[r][c], measure) for r, c in cells],
         hovertemplate=(f"{result.x_name} %{{x}}<br>{result.y_name} %{{y}}<br>{title}: %{{text}}"
                        "<extra>click to use these settings</extra>")))
     if current is not None:

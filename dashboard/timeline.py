@@ -3,8 +3,8 @@ Tune, Compare). No Streamlit here, so they are tested directly."""
 
 from collections.abc import Sequence
 
+from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay import ReplayResult
-from compaction.sizes import estimate_tokens
 from compaction.strategies import REGISTRY
 from compaction.sweep import MEASURES
 
@@ -31,15 +31,15 @@ ACTION_TITLES = {
 STRATEGY_TITLES = {name: spec.label for name, spec in REGISTRY.items()}
 STRATEGY_SENTENCES = {name: spec.description for name, spec in REGISTRY.items()}
 # The measures the Tune page offers (compaction.sweep.MEASURES has a few more).
-TUNE_MEASURES = {name: MEASURES[name] for name in ("peak_tokens", "tokens_sent", "summaries", "tool_output_kept")}
-# Sonnet-class list prices in US dollars per million tokens (2025); editable on the Replay page.
-INPUT_PRICE = 3.00
-OUTPUT_PRICE = 15.00
+TUNE_MEASURES = {name: MEASURES[name] for name in (
+    "cost_usd", "blind_references", "artifact_retention", "cache_hit_rate", "tokens_sent", "peak_tokens",
+    "cost_usd_no_cache", "summaries", "tool_output_kept")}
 
 
-def limit_tokens(context_limit_chars: int) -> int:
-    """CONTEXT_LIMIT (characters) on a tokens axis."""
-    return estimate_tokens(context_limit_chars)
+def limit_tokens(context_limit_chars: int, model: TokenModel = DEFAULT_TOKEN_MODEL, overhead_chars: int = 0) -> int:
+    """CONTEXT_LIMIT (characters of messages) on a chart of the tokens each call sends: a history of that
+    many characters, sent with the system prompt, tools and what the log does not hold."""
+    return model.tokens(context_limit_chars + overhead_chars)
 
 
 def call_from_selection(event) -> int | None:
@@ -64,13 +64,36 @@ def cell_from_selection(event) -> tuple[int, int] | None:
     return None
 
 
-def estimated_cost(result: ReplayResult, input_price: float, output_price: float) -> tuple[float, float]:
-    """(US dollars with compaction, without): context tokens sent at `input_price` per million, plus the
-    summaries' output at `output_price` counted at their maximum length (summary_max_tokens)."""
-    totals = result.totals
-    summary_tokens = totals["summaries"] * result.settings.summary_max_tokens
-    with_compaction = (totals["tokens_sent"] * input_price + summary_tokens * output_price) / 1_000_000
-    return with_compaction, totals["raw_tokens_sent"] * input_price / 1_000_000
+def tokens_sentence(result: ReplayResult) -> str:
+    """How this replay turns characters into tokens, and how close that is to what the log recorded."""
+    calibration = result.calibration
+    if calibration is None:
+        return ("No recorded usage in this file: tokens are estimated as characters / 4, without the system "
+                "prompt and tools an agent sends that the file does not hold.")
+    return (f"Tokens calibrated on what this log recorded: estimates within {100 * calibration.median_abs_error:.1f} % "
+            f"of it (median over {calibration.calls:,} calls before the log's first compaction); "
+            f"{calibration.tokens_per_char:.3f} tokens per character, plus {calibration.overhead_tokens:,} tokens a "
+            "call of system prompt and tools that the log does not hold.")
+
+
+def baseline_sentence(result: ReplayResult) -> str | None:
+    """Where the uncompacted agent would stop, if it would."""
+    stop = result.raw_stop_call
+    if stop is None:
+        return None
+    return (f"Without compaction the agent stops at call {stop + 1:,} of {len(result.calls):,}: its prompt "
+            f"({result.calls[stop].raw_tokens:,} tokens) is over the model window of "
+            f"{result.model_window_tokens:,}, and the API answers 'prompt is too long'. The figures without "
+            "compaction count only the calls before it.")
+
+
+def cache_check_sentence(result: ReplayResult) -> str | None:
+    check = result.totals["cache_model_check"]
+    if not check or check["ratio"] is None:
+        return None
+    return (f"Check of the cache model: applied to what the agent actually sent (its history, started afresh at "
+            f"its own compactions), it reads {check['modelled_cache_read_tokens']:,} tokens from the cache, "
+            f"{100 * check['ratio']:.0f} % of the {check['recorded_cache_read_tokens']:,} the log recorded.")
 
 
 # Ten values per setting, the tutorial's default among them, all on the sidebar slider's grid.

@@ -44,33 +44,78 @@ def message_kind(message: dict) -> str:
     return "placeholder" if all(text == PLACEHOLDER for text in results) else "output"
 
 
+# A block's least width, as a share of the widest row, so that none vanishes: the messages the story is
+# about (the person's request, the preview of a saved output, the snip note, the summary) get a wider one
+# than the rest. The other
+# blocks together are never widened past MAX_WIDENED of their row, so a huge message still looks huge.
+MIN_SHARE = 0.004
+MIN_SHARE_NAMED = 0.015
+MAX_WIDENED = 0.3
+NAMED_KINDS = ("request", "preview", "marker", "summary")
+OUTLINED_SHARE = 0.01  # blocks narrower than this share get no white outline, which would hide them
+
+
+def drawn_widths(sizes: list[int], kinds: list[str], scale: int) -> list[float]:
+    """The widths to draw a row's blocks: each at least its kind's minimum (a share of `scale`), the
+    others shrunk in proportion, so that the row stays exactly as long as the conversation. A row too
+    short to give every block its minimum gives it to the named kinds only."""
+    total = sum(sizes)
+    others = sum(1 for kind in kinds if kind not in NAMED_KINDS)
+    other_minimum = min(MIN_SHARE * scale, MAX_WIDENED * total / others) if others else 0.0
+    for named, other in ((MIN_SHARE_NAMED * scale, other_minimum), (MIN_SHARE_NAMED * scale, 0.0)):
+        minimums = [named if kind in NAMED_KINDS else other for kind in kinds]
+        if sum(minimums) < total:
+            return _widened(sizes, minimums)
+    return [float(size) for size in sizes]
+
+
+def _widened(sizes: list[int], minimums: list[float]) -> list[float]:
+    """Blocks under their minimum get it; the rest share what is left in proportion to their size
+    (the minimums together are less than the row, so at least one block is never widened)."""
+    total = sum(sizes)
+    widened: set[int] = set()
+    while True:
+        rest = sum(size for i, size in enumerate(sizes) if i not in widened)
+        factor = (total - sum(minimums[i] for i in widened)) / rest
+        newly = {i for i, size in enumerate(sizes) if i not in widened and size * factor < minimums[i]}
+        if not newly:
+            return [minimums[i] if i in widened else size * factor for i, size in enumerate(sizes)]
+        widened |= newly
+
+
 def blocks_figure(rows: list[tuple[str, History]], limit: int | None = None) -> go.Figure:
     """One horizontal row of blocks per (label, history), top row first, on one scale of characters;
-    `limit` draws CONTEXT_LIMIT as a red line."""
+    `limit` draws CONTEXT_LIMIT as a red line. Each row is as long as its history; a very short message
+    is drawn a little wider than it is (drawn_widths), and its hover says its real size."""
     segments: dict[str, dict[str, list]] = {kind: {"x": [], "base": [], "y": [], "text": []} for kind in KINDS}
+    scale = max((history.size for _, history in rows), default=0)
     for label, history in rows:
-        start = 0
-        for position, (message, size) in enumerate(zip(history.messages, history.sizes, strict=True)):
-            kind = message_kind(message)
+        kinds = [message_kind(message) for message in history.messages]
+        start = 0.0
+        for position, (kind, size, width) in enumerate(zip(kinds, history.sizes,
+                                                           drawn_widths(history.sizes, kinds, scale), strict=True)):
+            origin = history.origins[position]
+            number = f"message {origin}" if origin is not None else "written by the compaction"
             segment = segments[kind]
-            segment["x"].append(size)
+            segment["x"].append(width)
             segment["base"].append(start)
             segment["y"].append(label)
-            segment["text"].append(f"message {position + 1}: {KINDS[kind][0]}, {size:,} characters")
-            start += size
+            segment["text"].append(f"{KINDS[kind][0]} ({number}): {size:,} characters")
+            start += width
     figure = go.Figure()
     for kind, segment in segments.items():
         if segment["x"]:
             figure.add_trace(go.Bar(
                 orientation="h", x=segment["x"], base=segment["base"], y=segment["y"], name=KINDS[kind][0],
-                marker={"color": KINDS[kind][1], "line": {"color": "white", "width": 0.3}},
+                marker={"color": KINDS[kind][1], "line": {"color": "white", "width": [
+                    0.3 if width >= OUTLINED_SHARE * scale else 0 for width in segment["x"]]}},
                 hovertext=segment["text"], hovertemplate="%{hovertext}<extra></extra>"))
     if limit is not None:
         figure.add_vline(x=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text="CONTEXT_LIMIT",
                          annotation_font_color=LIMIT_COLOR, annotation_position="top")
     figure.update_layout(
         barmode="overlay", bargap=0.3, height=130 + 90 * len(rows), margin={"t": 30, "b": 10, "l": 10, "r": 10},
-        xaxis={"title": "characters", "rangemode": "tozero"},
+        xaxis={"title": "characters", "rangemode": "tozero", "tickformat": ","},
         yaxis={"categoryorder": "array", "categoryarray": [label for label, _ in reversed(rows)]},
         legend={"orientation": "h", "y": -0.35 if len(rows) > 1 else -0.6, "x": 0})
     return figure

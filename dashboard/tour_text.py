@@ -2,23 +2,10 @@
 
 Each step's texts are format strings over the numbers of dashboard.tour.tour_numbers (already written
 for people: "697 K", "1 output"). Written for an audience that does not code: every technical word
-is explained the first time, or in GLOSSARY, shown beside every step.
+is explained the first time, or in dashboard.glossary, shown beside every step.
 """
 
 from dataclasses import dataclass
-
-GLOSSARY = {
-    "model": "The AI (a large language model, like Claude) that reads the conversation and decides what to do "
-             "next.",
-    "agent": "A model working in a loop: it asks for a tool, reads what the tool returned, and asks again.",
-    "tool call / tool result": "The model asks a program to do something (read a file, run a command): that "
-                               "is a tool call. What the program sends back is the tool result, or output.",
-    "context": "Everything the model is sent at each step: the whole conversation so far. It has to be "
-               "re-sent every time, because the model remembers nothing between steps.",
-    "token": "The unit models read and bill by: roughly four characters of English or code.",
-    "CONTEXT_LIMIT": "The size (in characters) this agent allows its context to reach before it asks the "
-                     "model for a summary. The tour uses 8,000 so you can see every layer at work.",
-}
 
 
 @dataclass(frozen=True)
@@ -37,10 +24,13 @@ STEPS = (
         "This is the example conversation from the tutorial. Someone asks the agent to *write a command-line "
         "tool*; the agent then reads {input_reads} files, one after the other, and finally prints a big data "
         "file. That makes **{input_messages} messages** and **{input_chars} characters** (about "
-        "{input_tokens} tokens) — each coloured block below is one message, as wide as it is long.",
+        "{input_tokens} tokens) — each coloured block below is one message, as wide as it is long (the "
+        "shortest are drawn a little wider, so that you can see them; point at one for its real size).",
         "Sending all of this before every step is slow and expensive, and past a certain size the model "
         "refuses it. So before every step the agent shrinks its history in four layers, **cheapest "
-        "first**. We now watch each one do its job on this conversation."),
+        "first**. The layers keep the numbers the tutorial gave them, so they run in the order 3, 1, 2, 4: "
+        "the three that cost nothing first, the one that needs an extra AI call last. We now watch each one "
+        "do its job on this conversation."),
     TourStep(
         "L3", "Layer 3: put huge outputs on disk",
         "A single enormous tool result is moved to a file; a short preview stays in the conversation.",

@@ -1,6 +1,7 @@
-"""The unit switch: sizes in characters (as the tutorial counts) or estimated tokens (characters / 4)."""
+"""The unit switch: sizes in characters (as the tutorial counts) or tokens, through the token model of the
+conversation on show (calibrated on the usage its log recorded, else characters / 4)."""
 
-from compaction.sizes import estimate_tokens
+from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 
 CHARS = "chars"
 TOKENS = "tokens"
@@ -9,9 +10,9 @@ UNIT_LABELS = {CHARS: "characters", TOKENS: "estimated tokens"}
 SHORT = {CHARS: "chars", TOKENS: "~tokens"}
 
 
-def convert(chars: int, unit: str) -> int:
-    """A size in characters expressed in `unit`."""
-    return estimate_tokens(chars) if unit == TOKENS else chars
+def convert(chars: int, unit: str, model: TokenModel = DEFAULT_TOKEN_MODEL) -> int:
+    """A size in characters (part of a prompt: no per-call overhead) expressed in `unit`."""
+    return model.content_tokens(chars) if unit == TOKENS else chars
 
 
 def compact_number(value: float) -> str:
@@ -24,6 +25,6 @@ def compact_number(value: float) -> str:
     return f"{value:,.0f}"
 
 
-def describe(chars: int, unit: str) -> str:
+def describe(chars: int, unit: str, model: TokenModel = DEFAULT_TOKEN_MODEL) -> str:
     """A size for people: '697.4 K chars' or '174.4 K ~tokens'."""
-    return f"{compact_number(convert(chars, unit))} {SHORT[unit]}"
+    return f"{compact_number(convert(chars, unit, model))} {SHORT[unit]}"

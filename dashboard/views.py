@@ -35,7 +35,7 @@ def paged_text(total: int, read: Callable[[int, int], str], key: str, unit_name:
 def message_viewer(history: History, index: int, unit: str, key: str) -> None:
     """The full text of one message: text, tool calls with their input, tool results with their output."""
     message = history.messages[index]
-    st.markdown(f"**Message {index}** · {message.get('role', '?')} · {describe(history.sizes[index], unit)}")
+    st.markdown(f"**Message {index}** · {message.get('role', '?')} · {describe(history.sizes[index], unit, history.token_model)}")
     text = message_full_text(message, history.tool_name)
     paged_text(len(text), lambda start, length: text[start:start + length], key=f"{key}_page")
 

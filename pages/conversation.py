@@ -7,6 +7,7 @@ from dashboard import loading, state, tables, views
 from dashboard.charts import tool_calls_figure
 from dashboard.narrative import loading_notes
 from dashboard.navigation import page_setup
+from dashboard.pairs import input_note, other_warnings, warning_text
 from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, describe
 
@@ -26,13 +27,21 @@ def use(new: loading.Loaded) -> None:
     state.set_loaded(new)
 
 
-sample_tab, generate_tab, upload_tab = st.tabs(["Bundled sample", "Generate", "Upload a file"])
+on_show = state.loaded()
+# Coming back to the page, the tabs open where the conversation on show came from, not on the samples.
+if st.session_state.get(loading.SOURCE_TAB_KEY) not in loading.SOURCE_TABS.values():
+    st.session_state[loading.SOURCE_TAB_KEY] = loading.SOURCE_TABS[on_show.origin]
+sample_tab, generate_tab, upload_tab = st.tabs(list(loading.SOURCE_TABS.values()), key=loading.SOURCE_TAB_KEY,
+                                               on_change="rerun")
 
 with sample_tab:
     names = loading.sample_names()
+    shown = on_show.label if on_show.origin == "sample" and on_show.label in names else loading.DEFAULT_SAMPLE
+    if on_show.origin != "sample":
+        st.caption(f"On show now: **{literal(on_show.label)}** "
+                   f"({'your upload' if on_show.origin == 'upload' else 'generated'}). Load a sample to replace it.")
     choice = st.selectbox("Sample", names, format_func=lambda name: f"{loading.sample_title(name)} ({name})",
-                          index=names.index(loading.DEFAULT_SAMPLE) if loading.DEFAULT_SAMPLE in names else 0,
-                          key="sample_choice")
+                          index=names.index(shown) if shown in names else 0, key="sample_choice")
     if st.button("Load this sample", key="load_sample", icon=":material/download:"):
         with st.spinner(f"Loading {choice}…"):
             try:
@@ -75,17 +84,19 @@ with upload_tab:
              "session log (.jsonl), or an OpenAI chat conversation (JSON). The format is detected.")
     st.caption(f"Accepted: Anthropic Messages JSON/JSONL, Claude Code session JSONL, OpenAI chat JSON. "
                f"Up to {loading.UPLOAD_LIMIT_MB} MB per file.")
+    if uploaded is None and on_show.origin == "upload":  # the file box empties when the page is left
+        st.caption(f"On show now: **{literal(on_show.label)}**, uploaded earlier. Upload another file to replace it.")
     if uploaded is not None:
         done = st.session_state.get(_UPLOAD_DONE)
         if done is None or done[0] != uploaded.file_id:
-            with st.status(f"Reading {literal(uploaded.name)}…", expanded=False) as status:
+            reading = st.empty()  # the progress line goes once the file is read: the outcome says the rest
+            with reading.status(f"Reading {literal(uploaded.name)}…", expanded=False):
                 try:
                     use(loading.load_upload(uploaded.getvalue(), uploaded.name))
                     done = (uploaded.file_id, None)
-                    status.update(label=f"Loaded {literal(uploaded.name)}.", state="complete")
                 except CompactionError as error:
                     done = (uploaded.file_id, str(error))
-                    status.update(label=f"Could not read {literal(uploaded.name)}.", state="error")
+            reading.empty()
             st.session_state[_UPLOAD_DONE] = done
         if done[1]:
             st.error(f"**{literal(uploaded.name)} could not be read**, so the previous conversation stays loaded.\n\n"
@@ -95,34 +106,41 @@ loaded = state.loaded()
 conversation = loaded.conversation
 history = state.history()
 unit = state.unit()
+model = history.token_model
 
 st.header(f"Loaded: {literal(loaded.label)}")
 counts = tables.tool_call_counts(history.messages)
 format_col, messages_col, size_col, calls_col = st.columns(4)
 format_col.metric("Format", loading.FORMAT_NAMES.get(conversation.format, conversation.format))
 messages_col.metric("Messages", f"{len(history.messages):,}")
-size_col.metric(f"Size ({UNIT_LABELS[unit]})", describe(history.size, unit),
+size_col.metric(f"Size ({UNIT_LABELS[unit]})", describe(history.size, unit, model),
                 help="Characters of the message list as the tutorial measures it: len(str(messages)).")
 calls_col.metric("Tool calls", f"{int(counts['calls'].sum()):,}")
 if history.overhead:
-    st.caption(f"The system prompt and tool definitions add {describe(history.overhead, unit)}; they count "
+    st.caption(f"The system prompt and tool definitions add {describe(history.overhead, unit, model)}; they count "
                "against CONTEXT_LIMIT but are never compacted.")
 
-if conversation.warnings:
-    shown = conversation.warnings[:20]
-    more = len(conversation.warnings) - len(shown)
-    st.warning("**The importer noted:**\n" + "\n".join(f"- {warning}" for warning in shown)
+pair_problems = history.pair_problems()
+pair_note = input_note(pair_problems, history)
+if pair_note:
+    st.info(pair_note, icon=":material/info:")
+warnings = other_warnings(conversation.warnings, pair_problems)
+if warnings:
+    listed = warnings[:20]
+    more = len(warnings) - len(listed)
+    st.warning("**The importer noted:**\n" + "\n".join(f"- {literal(warning_text(warning))}" for warning in listed)
                + (f"\n- … and {more:,} more" if more else ""))
 
 for note in loading_notes(conversation.metadata):
-    st.info(note, icon=":material/info:")
+    st.info(literal(note), icon=":material/info:")
 
 if len(counts):
     st.subheader("Tool calls by tool")
     st.plotly_chart(tool_calls_figure(counts), width="stretch", config={"displayModeBar": False})
 
 st.subheader("Messages")
-st.caption("Select a row to read the whole message below.")
+st.caption("Select a row to read the whole message below. 'index' is the message number in the loaded "
+           "conversation, counted from 0: every page numbers messages this way.")
 frame = tables.message_frame(history, unit)
 event = st.dataframe(
     frame, hide_index=True, height=360, width="stretch", on_select="rerun", selection_mode="single-row",

@@ -1,4 +1,4 @@
-"""Persisted-outputs page: every tool output L3 saved to disk in this browser session."""
+"""Persisted-outputs page: every tool output L3 saved to disk in the user's workspace."""
 
 import streamlit as st
 
@@ -28,10 +28,10 @@ def original_output(tool_use_id: str) -> str | None:
 
 st.title("Persisted outputs")
 st.caption("When the newest tool results are too big, L3 writes the largest to a file and leaves a preview "
-           f"in the conversation. This browser session's files are in `{store.results_dir}`.")
+           f"in the conversation. Your workspace's files are in `{store.results_dir}`.")
 
 if not outputs:
-    st.info(f"L3 has saved nothing in this session yet. It acts only when the newest message's tool results "
+    st.info(f"L3 has saved nothing in your workspace yet. It acts only when the newest message's tool results "
             f"total more than the L3 budget ({result.settings.max_bytes:,} characters), and then saves the "
             f"outputs longer than PERSIST_THRESHOLD ({result.settings.persist_threshold:,}). The tutorial's "
             "demo sample has such an output.")
@@ -46,7 +46,7 @@ st.dataframe(frame, hide_index=True, width="stretch", column_config={
     "path": st.column_config.TextColumn(width="large"),
 })
 
-labels = {f"{number}. {stored.tool} · {stored.tool_use_id} · {describe(stored.chars, unit)}": stored
+labels = {f"{number}. {stored.tool} · {stored.tool_use_id} · {describe(stored.chars, unit, history.token_model)}": stored
           for number, stored in enumerate(outputs, 1)}  # numbered: one id can be stored with two contents
 default = next((i for i, stored in enumerate(outputs) if stored.tool_use_id in current_ids), 0)
 stored = labels[st.selectbox("Output to open", list(labels), index=default, key="persisted_choice")]
@@ -71,7 +71,7 @@ with preview_col:
     else:
         preview = None
     if preview is None:
-        st.info("This output came from a conversation loaded earlier in this session.")
+        st.info("This output came from a conversation loaded earlier in your workspace.")
     else:
         st.code(preview, language=None, wrap_lines=True, height=420)
         st.caption(f"{len(preview):,} characters instead of {stored.chars:,}.")

@@ -6,8 +6,8 @@ import streamlit as st
 from compaction.errors import CompactionError
 from compaction.sweep import MEASURES
 from dashboard import corpus_state, tuning, views
-from dashboard.corpus_charts import corpus_heatmap, tradeoff_figure
-from dashboard.corpus_tables import HIGHER_IS_BETTER, RowFilter, corpus_summary, formats_of, sessions_frame
+from dashboard.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
+from dashboard.corpus_tables import RowFilter, corpus_summary, formats_of, sessions_frame
 from dashboard.loading import UPLOAD_LIMIT_MB
 from dashboard.navigation import page_setup
 from dashboard.text import literal
@@ -19,6 +19,9 @@ CORPUS_AXES = {"context_limit": (20_000, 50_000, 100_000), "keep_recent": (1, 3,
                "persist_threshold": (10_000, 30_000, 60_000), "max_messages": (20, 50, 100),
                "max_bytes": (100_000, 200_000, 400_000), "preview_chars": (500, 2_000, 5_000)}
 NUMBER = st.column_config.NumberColumn(format="localized")
+PERCENT = st.column_config.NumberColumn(format="percent")
+DOLLARS = st.column_config.NumberColumn(format="dollar")
+CORPUS_TRADE_OFF_KEY = "sessions_tradeoff"
 
 st.title("Sessions")
 st.caption("Many sessions at once: a folder of session logs (searched in every sub-folder) or a .zip of them. "
@@ -105,10 +108,9 @@ event = st.dataframe(
     selection_mode="single-row", key="sessions_table",
     column_config={title: NUMBER for title in ("messages", "model calls", "size (characters)", "size on disk (bytes)",
                                                "recorded tokens", "recorded peak", "tokens sent", "without compaction",
-                                               "peak context")}
-    | {"saved": st.column_config.ProgressColumn("saved", format="percent", min_value=0, max_value=1),
-       "tool output seen whole": st.column_config.NumberColumn(format="percent"),
-       "error": st.column_config.TextColumn(width="large")})
+                                               "peak context", "blind references")}
+    | {title: PERCENT for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")}
+    | {"cost (US$)": DOLLARS, "cost without caching": DOLLARS, "error": st.column_config.TextColumn(width="large")})
 st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Tokens are estimated from characters unless the "
            "log recorded them; 'pair problems' count tool calls and results that do not match (the API would "
            "refuse such a request).")
@@ -127,7 +129,7 @@ if picked is not None and picked < len(shown):
 
 st.header("Sweep all sessions")
 st.caption("Tune across the whole corpus: every session is replayed for every pair of settings; each cell shows "
-           "the median session and, below it, the 90th percentile (the worst tenth of sessions are beyond it).")
+           "the median session and, below it, the 90th percentile (nine sessions in ten are at or below it).")
 x_col, y_col, measure_col = st.columns(3)
 x_name, x_values, y_name, y_values = tuning.axes_inputs(x_col, y_col, "sessions_sweep", CORPUS_AXES)
 measure = measure_col.selectbox("Measure", list(MEASURES), key="sessions_sweep_measure", format_func=MEASURES.get)
@@ -155,18 +157,25 @@ if sweep_result.cancelled:
 st.subheader(MEASURES.get(measure, measure))
 st.plotly_chart(corpus_heatmap(aggregate, measure), width="stretch", config={"displayModeBar": False},
                 key="sessions_heatmap")
-st.caption(f"Over {aggregate['sessions']:,} readable sessions. Darker is better"
-           + (" (a higher share)." if measure in HIGHER_IS_BETTER else " (fewer tokens or summaries)."))
+st.caption(f"Over {aggregate['sessions']:,} readable sessions; {tuning.DARKER.get(measure, 'darker is better')}.")
 
 st.subheader("Trade-off")
 present = [name for name in MEASURES if name in aggregate["measures"]]
+
+
+def default_index(name: str) -> int:
+    return present.index(name) if name in present else 0
+
+
 cost_col, loss_col = st.columns(2)
-cost = cost_col.selectbox("What it costs", present, index=present.index("tokens_sent") if "tokens_sent" in present else 0,
-                          key="sessions_tradeoff_cost", format_func=MEASURES.get)
-loss = loss_col.selectbox("What it keeps", present,
-                          index=present.index("tool_output_kept") if "tool_output_kept" in present else 0,
+cost = cost_col.selectbox("What it costs", present, index=default_index("cost_usd"), key="sessions_tradeoff_cost",
+                          format_func=MEASURES.get)
+loss = loss_col.selectbox("What it loses", present, index=default_index("blind_references"),
                           key="sessions_tradeoff_loss", format_func=MEASURES.get)
-st.plotly_chart(tradeoff_figure(aggregate, cost, loss), width="stretch", config={"displayModeBar": False},
-                key="sessions_tradeoff")
-st.caption("Each point is a pair of settings (the median session). The red line joins those no other pair beats "
-           "on both axes.")
+median_session = statistic_sweep(aggregate)
+tuning.show_grid(median_session)
+st.plotly_chart(corpus_tradeoff(aggregate, cost, loss), width="stretch", config={"displayModeBar": False},
+                key=CORPUS_TRADE_OFF_KEY, on_select=lambda: tuning.apply_clicked_cell(CORPUS_TRADE_OFF_KEY),
+                selection_mode="points")
+st.caption("Each point is a pair of settings, placed where the median session puts it; the line joins those no "
+           "other pair beats on both. Click a point to put its settings into the sidebar.")

@@ -3,11 +3,12 @@ Back and Next, for a live demo to people who do not code. The words are in dashb
 
 import streamlit as st
 
-from dashboard import state
+from dashboard import loading, state
 from dashboard.charts import waterfall_figure
-from dashboard.navigation import page_setup
+from dashboard.glossary import glossary_markdown
+from dashboard.navigation import PAGES_DIR, page_setup
 from dashboard.tour import TOUR_SETTINGS, blocks_figure, row_label, tour_numbers
-from dashboard.tour_text import GLOSSARY, STEPS
+from dashboard.tour_text import STEPS
 
 page_setup()
 
@@ -55,5 +56,11 @@ else:
 st.plotly_chart(figure, width="stretch", config=CHART_CONFIG, key=f"tour_chart_{step.key}")
 st.info(f"**Why?** {step.why.format(**numbers)}", icon=":material/lightbulb:")
 
-with st.expander("Words used here", expanded=number == 0):
-    st.markdown("\n".join(f"- **{word}**: {meaning}" for word, meaning in GLOSSARY.items()))
+if number == len(STEPS) - 1 and st.button("Try it on your own session", key="tour_try_your_own",
+                                           icon=":material/upload_file:", type="primary",
+                                           help="Opens the Conversation page on its upload tab."):
+    loading.open_upload_tab()
+    st.switch_page(PAGES_DIR / "conversation.py")
+
+with st.expander("Words used here", expanded=True):
+    st.markdown(glossary_markdown())

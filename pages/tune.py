@@ -1,5 +1,5 @@
-"""Tune page: replay the session over a grid of two settings, see one measure as a heatmap, and put the
-settings of any cell into the sidebar."""
+"""Tune page: replay the session over a grid of two settings, see one measure as a heatmap and every cell
+as a trade-off of cost against loss, and put the settings of any cell into the sidebar."""
 
 import streamlit as st
 
@@ -7,10 +7,12 @@ from compaction.errors import SettingsError
 from dashboard import state, timeline, tuning
 from dashboard.navigation import page_setup
 from dashboard.time_charts import sweep_heatmap
+from dashboard.tradeoff_chart import tradeoff_figure
 
 page_setup()
 
 SPECS = {spec.field: spec for spec in state.SLIDERS}
+
 
 st.title("Tune")
 st.caption("Which settings suit this session? Every cell is a replay of the whole session (see the Replay "
@@ -21,9 +23,10 @@ x_col, y_col, measure_col = st.columns(3)
 x_name, x_values, y_name, y_values = tuning.axes_inputs(x_col, y_col, "tune", timeline.DEFAULT_AXES)
 measure = measure_col.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tune_measure",
                                 format_func=timeline.TUNE_MEASURES.get,
-                                help="Peak context: the largest single call. Tokens sent: all calls together. "
-                                     "Summaries: LLM calls L4 made. Tool output kept: the share of tool output "
-                                     "the model saw whole at least once (higher is better).")
+                                help="Cost: the session's calls at the Replay page's prices, prompt caching included. "
+                                     "Blind references: names a response used that its call no longer sent. "
+                                     "Artifacts: files, errors and constraints still sent at the end. Read from "
+                                     "the cache: the share of input tokens. Peak context: the largest single call.")
 
 if x_name == y_name:
     st.error("Pick two different settings.")
@@ -53,8 +56,21 @@ st.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch",
 where = ("The black square marks the sidebar's settings." if current is not None else
          f"The sidebar's settings ({x_name} {getattr(current_settings, x_name):,}, {y_name} "
          f"{getattr(current_settings, y_name):,}) are not on this grid.")
-st.caption(f"{where} Darker is better. Sizes are estimated tokens; '–' means the session has no tool output to keep. "
+st.caption(f"{where} Colour: {tuning.DARKER.get(measure, 'darker = a smaller value')}; each measure is one side "
+           "of a trade-off (see below). '–' means the session has nothing to measure there. "
            f"{result.replays:,} replays ran; the other cells had the same outcome as one of them.")
+
+st.subheader("Cost against what the model loses")
+loss_col, _ = st.columns([1, 2])
+loss = loss_col.selectbox("Loss to weigh against the cost", ("blind_references", "artifact_retention"),
+                          key="tune_loss", format_func=timeline.TUNE_MEASURES.get)
+st.plotly_chart(tradeoff_figure(result, "cost_usd", loss, current), width="stretch", key=tuning.TRADE_OFF_KEY,
+                on_select=tuning.apply_clicked_point, selection_mode="points",
+                config={"displayModeBar": False})
+front = result.trade_off_front("cost_usd", loss)
+st.caption(f"Each point is one pair of settings. The dark points, joined by the line, are the {len(front):,} pairs "
+           "that no other pair beats on both cost and loss: cheaper ones lose more, and the others cost more or "
+           "lose more for nothing. Click a point to use its settings.")
 
 st.markdown("**Use a cell's settings** (the same as clicking it):")
 pick_x, pick_y, pick_button = st.columns(3, vertical_alignment="bottom")

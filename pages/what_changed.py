@@ -16,8 +16,9 @@ result = state.result()
 unit = state.unit()
 loaded = state.loaded()
 original = result.stages[0].history
+model = original.token_model
 size_label = f"size ({UNIT_LABELS[unit]})"
-max_size = max(1, convert(max(original.sizes, default=1), unit))
+max_size = max(1, convert(max(original.sizes, default=1), unit, model))
 
 
 def size_bar(label: str, maximum: int):
@@ -25,7 +26,8 @@ def size_bar(label: str, maximum: int):
 
 
 st.title("What changed")
-st.caption(f"Exactly what the layers took out of **{literal(loaded.label)}** and what they put in its place.")
+st.caption(f"Exactly what the layers took out of **{literal(loaded.label)}** and what they put in its place. "
+           "Message numbers count the loaded conversation from 0, as on the Conversation page.")
 
 st.header("L1: snipped from the middle")
 if not result.snipped:
@@ -40,7 +42,7 @@ else:
     })
     for number, snipped_range in enumerate(result.snipped):
         title = (f"Messages {snipped_range.start}–{snipped_range.end}: {snipped_range.count:,} messages, "
-                 f"{describe(snipped_range.size, unit)}")
+                 f"{describe(snipped_range.size, unit, model)}")
         with st.expander(title):
             frame = tables.message_frame(original, unit, snipped_range.indices)
             event = st.dataframe(frame, hide_index=True, width="stretch", height=280, on_select="rerun",
@@ -58,8 +60,10 @@ if not result.placeholders:
 else:
     placeholders = tables.placeholder_frame(result, unit)
     freed = sum(event.original_chars for event in result.placeholders)
-    st.caption(f"{len(result.placeholders):,} tool results, {describe(freed, unit)} of output, now read as "
-               "the placeholder text; the model is told it can re-run the tool if it needs one again.")
+    messages = len({event.index for event in result.placeholders})
+    st.caption(f"{len(result.placeholders):,} tool results in {messages:,} message{'' if messages == 1 else 's'}, "
+               f"{describe(freed, unit, model)} of output, now read as the placeholder text; the model is told it can "
+               "re-run the tool if it needs one again.")
     st.dataframe(placeholders, hide_index=True, width="stretch", column_config={
         "message": st.column_config.NumberColumn("message"),
         "original size": size_bar(f"original {size_label}", int(placeholders["original size"].max())),
@@ -88,5 +92,5 @@ st.download_button(
     data=lambda: compacted_json(result, loaded.conversation),
     file_name=f"{stem}_compacted.json", mime="application/json", on_click="ignore",
     icon=":material/download:", key="download_compacted")
-st.caption(f"{result.final.count:,} message{'' if result.final.count == 1 else 's'}, {describe(result.final.size, unit)}: what would be sent to "
+st.caption(f"{result.final.count:,} message{'' if result.final.count == 1 else 's'}, {describe(result.final.size, unit, model)}: what would be sent to "
            "the model with these settings, in Anthropic Messages form (loadable here again).")

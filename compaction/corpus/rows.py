@@ -27,7 +27,12 @@ LOG_COLUMNS = ("path", "project", "session", "format", "first_time", "last_time"
                "input_pair_problems")
 # One name per replay total copied into the row: a measure the replay adds is one more name here.
 REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
-                  "reactive", "over_window_calls", "tool_output_kept")
+                  "reactive", "over_window_calls", "tool_output_kept",
+                  "cost_usd",  # with prompt caching, at the default prices
+                  "cost_usd_no_cache",
+                  "cache_hit_rate",
+                  "blind_references",
+                  "artifact_retention")
 COLUMNS = (*LOG_COLUMNS, *REPLAY_COLUMNS, "calls_with_pair_problems", "error")
 RECORDED_PARTS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 

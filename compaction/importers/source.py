@@ -22,12 +22,18 @@ MAX_NESTING_DEPTH = limits.MAX_NESTING_DEPTH
 
 Source = str | Path | bytes | bytearray
 _BOM = b"\xef\xbb\xbf"
-# The standard parser's words, which stop mid-phrase ("Unterminated string starting at"), said whole.
-_PLAIN_JSON_ERRORS = {
-    "Unterminated string starting at": "a string is not closed (the file may be cut off)",
-    "Expecting value": "a value is missing",
-    "Extra data": "more data after the end of the JSON document",
+# json's messages that end on "at", waiting for the position it appends in str(exc)
+_DANGLING = {
+    "Unterminated string starting at": "a string starts here and is never closed with a quote",
+    "Invalid control character at": "a control character (such as a raw line break or tab) inside a string",
 }
+
+
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """json's own message as a whole phrase, and a hint when the text ends before the JSON does."""
+    problem = _DANGLING.get(exc.msg, exc.msg)
+    cut_off = exc.msg == "Unterminated string starting at" or not exc.doc[exc.pos:].strip()
+    return f"{problem}; the text ends before the JSON is complete (was the file cut off?)" if cut_off else problem
 
 
 def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
@@ -107,8 +113,7 @@ def _standard_parse(data: bytes, where: str) -> Any:
     except RecursionError:
         raise depth_error(where) from None
     except json.JSONDecodeError as exc:
-        message = _PLAIN_JSON_ERRORS.get(exc.msg, exc.msg)
-        raise ConversationError(f"not valid JSON: line {exc.lineno}, column {exc.colno}: {message}",
+        raise ConversationError(f"not valid JSON: line {exc.lineno}, column {exc.colno}: {json_problem(exc)}",
                                 where=where) from None
     except ValueError:
         # an integer longer than Python converts: a plain ValueError, not JSONDecodeError

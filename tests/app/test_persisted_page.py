@@ -21,7 +21,7 @@ def test_persisted_page_lists_what_l3_wrote(app, session_store):
     assert table["tool"].tolist() == ["bash"]
     assert table["bytes on disk"].tolist() == [len(dump_output().encode())]
     path = Path(table["path"][0])
-    assert session_store in path.parents  # this browser session's folder under COMPACTION_STORE_ROOT
+    assert session_store in path.parents  # this workspace's folder under COMPACTION_STORE_ROOT
     assert path.read_text() == dump_output()
     assert any("Yes: the file's" in element.value for element in at.success)
 
@@ -41,4 +41,4 @@ def test_nothing_persisted_says_why(app):
     app.slider(key="PERSIST_THRESHOLD").set_value(700_000).run()
     at = open_page(app, "persisted_outputs")
     assert not at.exception
-    assert at.info[0].value.startswith("L3 has saved nothing in this session yet.")
+    assert at.info[0].value.startswith("L3 has saved nothing in your workspace yet.")

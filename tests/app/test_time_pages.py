@@ -11,7 +11,7 @@ def test_replay_page_shows_the_totals(app):
     assert shown["Summaries"] == "0"
     sent, raw = (int(shown[label].replace(",", "")) for label in ("Tokens sent", "Without compaction"))
     assert 0 < sent < raw
-    assert shown["Estimated cost"].startswith("$")
+    assert shown["Cost with prompt caching"].startswith("$") and shown["Cost without compaction"].startswith("$")
     names = [trace.get("name") for trace in chart_spec(at)["data"]]
     assert names[:2] == ["without compaction", "sent, with compaction"]
 
@@ -42,8 +42,8 @@ def test_replay_marks_claude_codes_own_compactions(app):
     at = open_page(app, "replay")
     assert not at.exception
     assert any("Claude Code itself compacted" in element.value for element in at.info)
-    annotations = [note["text"] for note in chart_spec(at)["layout"]["annotations"]]
-    assert any(text.startswith("Claude Code compacted") for text in annotations)
+    names = [trace.get("name") or "" for trace in chart_spec(at)["data"]]
+    assert sum(name.startswith("Claude Code compacted") for name in names) == 1  # named once, in the legend
 
 
 def test_tour_steps_forward_and_back(app):

@@ -112,7 +112,7 @@ def test_a_typed_api_key_never_leaks(hardened_server, fake_api, page):
     field.fill(key)
     field.press("Enter")
     wait_idle(page)
-    expect(sidebar.get_by_text("An API key is set for this browser session only")).to_be_visible()
+    expect(sidebar.get_by_text("An API key is set for your workspace only")).to_be_visible()
 
     fake_api.reply("## Current goal\nFinish the refactor.\n## Remaining work\nRun the tests.")
     sidebar.get_by_role("button", name="Summarise with Claude").click()

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from compaction.conversation import Conversation
 from compaction.corpus import COLUMNS, Job, discover, session_row
 from compaction.corpus.rows import log_facts
@@ -28,18 +30,29 @@ def tokens(chars: int) -> int:
     return -(-chars // 4)  # characters / 4, rounded up: the estimate without recorded usage
 
 
+def answer(index: int) -> int:
+    """Estimated tokens of the response a call produced (the assistant message at `index`)."""
+    return tokens(len(str(ANSWERED[index])))
+
+
 def test_a_small_session_row(tmp_path):
     row = row_of(tmp_path, "fix.json", ANSWERED)
     assert list(row) == list(COLUMNS)
     # nothing compacts at the default settings: the calls send messages[:1] and messages[:3] whole
     first, second = tokens(len(str(ANSWERED[:1]))), tokens(len(str(ANSWERED[:3])))
-    assert row | {"bytes": None} == dict.fromkeys(COLUMNS) | {
+    cache_aware = ("cost_usd", "cache_hit_rate")  # the cache model's own arithmetic, checked in its tests
+    assert {**row, "bytes": None, **dict.fromkeys(cache_aware)} == dict.fromkeys(COLUMNS) | {
         "path": "fix.json", "project": tmp_path.name, "session": "fix", "format": "anthropic",
         "messages": 4, "model_calls": 2, "chars": len(str(ANSWERED)), "log_compactions": 0, "load_warnings": 0,
         "input_pair_problems": 0, "tokens_sent": first + second, "raw_tokens_sent": first + second,
         "saved_share": 0.0, "peak_tokens": second, "raw_peak_tokens": second, "summaries": 0, "reactive": 0,
-        "over_window_calls": 0, "tool_output_kept": 1.0, "calls_with_pair_problems": 0}
+        "over_window_calls": 0, "tool_output_kept": 1.0, "calls_with_pair_problems": 0,
+        # nothing is compacted, so nothing is lost; without caching each call pays its input at $3 and the
+        # response it produced (estimated: characters / 4) at $15 per million tokens
+        "blind_references": 0, "artifact_retention": 1.0,
+        "cost_usd_no_cache": pytest.approx((3 * (first + second) + 15 * (answer(1) + answer(3))) / 1e6)}
     assert row["bytes"] == (tmp_path / "fix.json").stat().st_size
+    assert row["cost_usd"] > 0 and 0 < row["cache_hit_rate"] < 1  # the second call reads the first's prefix
 
 
 def test_pair_problems_in_the_input_and_in_the_calls(tmp_path):

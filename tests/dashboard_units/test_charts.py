@@ -1,5 +1,8 @@
 """Chart builders: what the figures say, checked on engine results without a browser."""
 
+import math
+import re
+
 import pandas as pd
 import pytest
 
@@ -23,7 +26,10 @@ def test_waterfall_starts_at_the_input_and_steps_down_to_the_final_size(default_
     assert trace.y[0] == sizes[0]
     assert sum(trace.y[:5]) == sizes[-1] == trace.y[5]
     assert list(trace.y[1:5]) == [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
-    assert trace.x[-1] == FINAL_LABEL
+    assert trace.x[0] == "Input<br><b>697.4 K</b>"  # each size under its bar, not over it
+    # about 10.4 K sent (the preview quotes the store's path, whose length varies with the folder)
+    assert re.fullmatch(rf"{FINAL_LABEL}<br><b>10\.[45] K</b>", trace.x[-1])
+    assert not trace.text  # no figure drawn on the chart itself, where the CONTEXT_LIMIT line runs
     assert "not triggered" in trace.x[4]  # L4 did not fire at the defaults
     assert "−635.7 K" in trace.x[1]  # L3's change is written under its name
 
@@ -34,7 +40,10 @@ def test_waterfall_draws_context_limit_in_the_chosen_unit(default_run):
     assert chars.layout.shapes[0].y0 == 50_000
     assert tokens.layout.shapes[0].y0 == 12_500
     assert tokens.data[0].y[0] == -(-default_run.stages[0].size // 4)
-    assert "CONTEXT_LIMIT 50,000 chars" in chars.layout.annotations[0].text
+    label = chars.layout.annotations[0]
+    assert label.text == "CONTEXT_LIMIT<br>50,000 chars"
+    assert (label.xref, label.x, label.xanchor) == ("paper", 1, "left")  # in the right margin, clear of the bars
+    assert tokens.layout.annotations[0].text == "CONTEXT_LIMIT<br>12,500 ~tokens"
 
 
 def test_waterfall_log_scale():
@@ -42,6 +51,10 @@ def test_waterfall_log_scale():
     figure = waterfall_figure(run, "chars", log_scale=True)
     assert figure.layout.yaxis.type == "log"
     assert figure.data[0].y[4] < 0 and "not triggered" not in figure.data[0].x[4]
+    # plain numbers at powers of ten, from under the smallest bar (the summary) to over the input (697 K)
+    assert list(figure.layout.yaxis.tickvals) == [100, 1_000, 10_000, 100_000, 1_000_000]
+    assert list(figure.layout.yaxis.ticktext) == ["100", "1,000", "10,000", "100,000", "1,000,000"]
+    assert figure.layout.annotations[0].y == pytest.approx(math.log10(5_000))  # log axes place notes by log10
 
 
 def test_fate_strip_has_one_bar_per_message_coloured_by_fate(default_run):

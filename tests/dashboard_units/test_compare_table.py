@@ -19,7 +19,8 @@ def test_the_best_trade_offs_are_those_no_other_beats_on_both():
                  no_output=(50, None))
     # worse: whole sends less and keeps more; dearer: cheap sends less, keeps as much; equal rows do not beat
     # each other; a strategy with no tool output to keep is only judged on what it sends
-    assert best_trade_offs(table) == {"cheap", "same", "whole", "no_output"}
+    assert best_trade_offs(table, trade_off=("tokens sent", "tool output kept whole")) == {
+        "cheap", "same", "whole", "no_output"}
 
 
 def test_a_new_measure_column_joins_the_table_and_the_trade_off():
@@ -30,7 +31,7 @@ def test_a_new_measure_column_joins_the_table_and_the_trade_off():
     assert cheap.totals["tool_output_kept"] == 0.0 and whole.totals["tool_output_kept"] == 1.0
     frame = compare_frame(replays)
     assert list(frame.columns) == ["best trade-off", "strategy", *(c.title for c in COLUMNS)]
-    assert frame["best trade-off"].tolist() == [BEST, BEST]  # fewer tokens against more output kept whole
+    assert frame["best trade-off"].tolist() == [BEST, BEST]  # cheaper against more output kept whole
     made_up = MeasureColumn("summaries cost", "made up for the test", lambda r: 1 if r is whole else 2, better="lower")
     frame = compare_frame(replays, (*COLUMNS, made_up), ("tokens sent", "summaries cost"))
     assert frame["summaries cost"].tolist() == ["2", "1"]

@@ -4,12 +4,11 @@ import math
 
 import pytest
 
-from dashboard.corpus_charts import corpus_heatmap, tradeoff_figure
+from dashboard.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
 from dashboard.corpus_tables import (
     RowFilter,
     corpus_summary,
     formats_of,
-    pareto_front,
     sessions_frame,
     suggested_projects_folder,
 )
@@ -63,13 +62,6 @@ def test_summary_counts_readable_sessions_and_the_median_saving():
     assert corpus_summary([])["median_saved"] is None
 
 
-def test_pareto_front():
-    # x: tokens (lower is better), y: share kept (higher is better)
-    points = [(100, 0.5), (200, 0.9), (150, 0.4), (300, 0.9), (50, 0.1)]
-    assert pareto_front(points, x_higher_better=False, y_higher_better=True) == [4, 0, 1]
-    assert pareto_front(points, x_higher_better=True, y_higher_better=True) == [3]
-
-
 SWEEP = {"x": {"name": "context_limit", "values": [10_000, 50_000]}, "y": {"name": "keep_recent", "values": [1]},
          "sessions": 3,
          "measures": {"tokens_sent": {"median": [[1200.0, 30_000.0]], "p90": [[2500.0, 90_000.0]], "sessions": [[3, 3]]},
@@ -87,12 +79,16 @@ def test_heatmap_shows_median_and_p90_in_each_cell():
     assert corpus_heatmap(SWEEP, "tool_output_kept").data[0].text[0][0] == "50%<br>p90 75%"
 
 
-def test_tradeoff_joins_the_cells_no_other_beats():
-    figure = tradeoff_figure(SWEEP, "tokens_sent", "tool_output_kept")
-    points, front = figure.data
+def test_the_median_session_sweep_feeds_tunes_tradeoff_chart():
+    median = statistic_sweep(SWEEP)
+    assert median.cells == [[{"tokens_sent": 1200.0, "tool_output_kept": 0.5},
+                             {"tokens_sent": 30_000.0, "tool_output_kept": 0.9}]]
+    assert statistic_sweep(SWEEP, "p90").cells[0][1] == {"tokens_sent": 90_000.0, "tool_output_kept": 1.0}
+    points, front = corpus_tradeoff(SWEEP, "tokens_sent", "tool_output_kept").data[:2]
     assert list(points.x) == [1200.0, 30_000.0] and list(points.y) == [0.5, 0.9]
-    assert list(front.x) == [1200.0, 30_000.0]  # cheaper but losing more, or dearer and keeping more
-    assert list(points.text) == ["context_limit 10,000, keep_recent 1", "context_limit 50,000, keep_recent 1"]
+    # cheaper but keeping less, or dearer and keeping more: neither beats the other, both on the front
+    assert list(front.x) == [1200.0, 30_000.0]
+    assert [list(cell) for cell in points.customdata] == [[0, 0], [0, 1]]  # (row, column): a click applies it
 
 
 @pytest.mark.parametrize(("client_ip", "offered"), [

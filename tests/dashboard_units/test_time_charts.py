@@ -9,7 +9,8 @@ from compaction.replay import replay
 from compaction.strategies import REGISTRY, STRATEGIES
 from compaction.sweep import sweep
 from dashboard import state, timeline
-from dashboard.time_charts import replay_figure, strategies_figure, sweep_heatmap
+from dashboard.replay_chart import BLIND_LANE, CACHE_LANE, STOP_TEXT, replay_figure
+from dashboard.time_charts import strategies_figure, sweep_heatmap
 from tests.app.conftest import SAMPLES
 
 SEED_DEMO = prepare(generate("seed-demo"))
@@ -31,16 +32,26 @@ def test_replay_figure_draws_both_sizes_per_call_and_a_lane_per_action(seed_repl
     assert list(raw.y) == [call.raw_tokens for call in seed_replay.calls]
     assert list(sent.y) == [call.tokens for call in seed_replay.calls]
     assert list(sent.x) == list(range(1, 62)) and list(sent.customdata) == list(range(61))
-    assert [lane.name for lane in lanes] == [timeline.ACTION_TITLES["L1"], timeline.ACTION_TITLES["L2"]]
+    # the layers that acted, then the calls whose prompt a layer changed (every L2 call rewrites an old
+    # result, so the cache breaks there); the demo's reads name nothing twice, so no call is blind
+    assert [lane.name for lane in lanes] == [timeline.ACTION_TITLES["L1"], timeline.ACTION_TITLES["L2"], CACHE_LANE]
+    assert len(lanes[2].x) == seed_replay.totals["cache_breaks"] > 0
+    assert seed_replay.totals["blind_references"] == 0
     l2 = lanes[1]
     assert len(l2.x) == seed_replay.totals["acted"]["L2"]
     assert all("L2" in seed_replay.calls[call].acted for call in l2.customdata)
 
 
+def test_replay_figure_has_a_lane_for_calls_that_named_what_they_no_longer_saw():
+    result = replay(generate("realistic", turns=80, seed=5), Settings(keep_recent=0, max_messages=10))
+    lane = next(trace for trace in replay_figure(result).data if trace.name == BLIND_LANE)
+    assert list(lane.customdata) == [call.call for call in result.calls if call.blind_references]
+
+
 def test_replay_figure_keeps_a_far_window_off_the_axis(seed_replay):
     figure = replay_figure(seed_replay)
     texts = [note.text for note in figure.layout.annotations]
-    assert "CONTEXT_LIMIT ≈ 12.5 K tokens" in texts
+    assert "CONTEXT_LIMIT ≈ 12.5 K tokens" in texts  # 50,000 characters / 4: no recorded usage here
     assert any("far above this chart" in text for text in texts)
     assert figure.layout.yaxis.range[1] < 200_000
     near = replay_figure(replay(SEED_DEMO, model_window_tokens=15_000))
@@ -53,8 +64,12 @@ def test_replay_figure_marks_claude_code_boundaries():
     figure = replay_figure(result)
     boundary = result.boundaries[0]
     lines = [shape for shape in figure.layout.shapes if shape.x0 == boundary["call"] + 0.5]
-    assert len(lines) == 2  # across the sizes and the lanes below them
-    assert any(note.text == "Claude Code compacted (auto)" for note in figure.layout.annotations)
+    assert [line.yref for line in lines] == ["y domain"]  # in the sizes' chart only, not over the lanes
+    # named once in the legend, not written on the chart where labels would run into each other
+    assert not [note for note in figure.layout.annotations if "Claude Code" in (note.text or "")]
+    named = [trace for trace in figure.data if (trace.name or "").startswith("Claude Code compacted")]
+    assert len(named) == 1 and list(named[0].x) == [boundary["call"] + 0.5]
+    assert named[0].hovertext[0] == f"Claude Code compacted (auto), {boundary['pre_tokens']:,} tokens before"
 
 
 def test_strategies_figure_has_one_line_per_strategy():
@@ -92,13 +107,16 @@ def test_selections_name_a_call_and_a_cell():
     assert timeline.cell_from_selection({"selection": {"points": [{"customdata": 1}]}}) is None
 
 
-def test_estimated_cost_counts_tokens_sent_and_summaries(seed_replay):
-    with_compaction, without = timeline.estimated_cost(seed_replay, 3.0, 15.0)
-    assert with_compaction == pytest.approx(seed_replay.totals["tokens_sent"] * 3 / 1e6)  # no summaries
-    assert without == pytest.approx(seed_replay.totals["raw_tokens_sent"] * 3 / 1e6)
-    summarised = replay(SEED_DEMO, Settings(context_limit=5_000))
-    cost, _ = timeline.estimated_cost(summarised, 0.0, 1.0)
-    assert cost == pytest.approx(summarised.totals["summaries"] * 2_000 / 1e6) and cost > 0
+def test_sentences_say_how_tokens_are_counted_and_where_the_agent_would_stop(seed_replay):
+    assert timeline.tokens_sentence(seed_replay).startswith("No recorded usage in this file")
+    assert timeline.baseline_sentence(seed_replay) is None and timeline.cache_check_sentence(seed_replay) is None
+    session = load_conversation(SAMPLES / "claude_code_long_session.jsonl", name="claude_code_long_session.jsonl")
+    result = replay(session, keep_histories=False)
+    assert timeline.tokens_sentence(result).startswith("Tokens calibrated on what this log recorded: estimates "
+                                                       "within 0.1 % of it (median over 125 calls")
+    stop = result.totals["raw_stop_call"]
+    assert timeline.baseline_sentence(result).startswith(f"Without compaction the agent stops at call {stop + 1:,} of 320")
+    assert "% of the " in timeline.cache_check_sentence(result)
 
 
 def test_values_are_parsed_and_checked():
@@ -113,3 +131,18 @@ def test_default_axes_fit_the_sliders_and_hold_the_defaults():
         values = timeline.DEFAULT_AXES[spec.field]
         assert len(values) == 10 and spec.default in values
         assert all(spec.minimum <= v <= spec.maximum and (v - spec.minimum) % spec.step == 0 for v in values)
+
+
+def test_replay_figure_draws_what_the_log_recorded_and_where_the_uncompacted_agent_stops():
+    session = load_conversation(SAMPLES / "claude_code_long_session.jsonl", name="claude_code_long_session.jsonl")
+    result = replay(session, keep_histories=False)
+    figure = replay_figure(result)
+    by_name = {trace.name: trace for trace in figure.data}
+    recorded = by_name["what the agent really sent (its log)"]
+    assert len(recorded.x) == 320 and recorded.y[0] == session.usage[result.calls[0].index]["input_tokens"] \
+        + session.usage[result.calls[0].index]["cache_creation_input_tokens"] \
+        + session.usage[result.calls[0].index]["cache_read_input_tokens"]
+    stop = result.totals["raw_stop_call"]
+    raw = by_name["without compaction"]
+    assert list(raw.x) == list(range(1, stop + 1))  # the uncompacted line ends before the window refuses it
+    assert list(by_name[STOP_TEXT].x) == [stop + 1] and list(by_name[STOP_TEXT].y) == [result.model_window_tokens]

@@ -45,3 +45,27 @@ def test_keep_recent_zero_replaces_all_and_input_is_untouched():
     out = micro_compact(messages, Settings(keep_recent=0))
     assert len(out.events) == 3
     assert messages == before
+
+
+def test_stopping_at_earlier_placeholders_gives_what_a_full_scan_gives():
+    """In the loop L2 stops at the placeholders it wrote at the previous call; on the same messages
+    taken as a fresh input (no message made by a layer, so nothing to stop at) it scans everything."""
+    from compaction.generate import generate
+    from compaction.history import prepare
+    from compaction.replay import replay
+    from compaction.settings import Settings
+
+    settings = Settings(keep_recent=2, context_limit=10_000_000, max_messages=10_000_000)
+    conversation = prepare(generate("realistic", turns=60, parallel_share=0.5, seed=4))
+    result = replay(conversation, settings)
+    originals, checked = conversation.messages, 0
+    for before, record in zip(result.calls, result.calls[1:], strict=False):
+        sent = result.history(before.call)  # what the previous call sent, then the messages since
+        new = range(before.index, record.index)
+        carried = sent.derive(sent.messages + [originals[i] for i in new],
+                              sent.sizes + [conversation.sizes[i] for i in new], sent.origins + list(new))
+        resumed = micro_compact(carried, settings)
+        scanned = micro_compact(prepare(list(carried.messages)), settings)
+        assert resumed.history.messages == scanned.history.messages, record.call
+        checked += bool(resumed.events)
+    assert checked > 20  # L2 replaced something at most calls

@@ -54,9 +54,15 @@ def test_replay_json(main, session_file, capsys):
     assert [c["index"] for c in data["calls"]] == [i for i, m in enumerate(messages) if m["role"] == "assistant"]
     assert set(data["calls"][0]) == {"call", "index", "messages", "chars", "tokens", "raw_chars", "raw_tokens",
                                      "acted", "summaries", "tokens_total", "raw_tokens_total", "over_window",
-                                     "applied_edits"}
+                                     "applied_edits", "estimated_tokens", "raw_runs", "recorded",
+                                     "cache_read_tokens", "cache_write_tokens", "cache_broken", "output_tokens",
+                                     "cost_usd", "cost_usd_no_cache", "blind_references", "blind_terms"}
+    assert data["calls"][0]["recorded"] is None  # an Anthropic messages file records no usage
     assert data["calls"][0]["applied_edits"] == []  # the pipeline edits no request on its own
-    assert {"calls", "summaries", "reactive", "tokens_sent", "raw_tokens_sent", "peak_tokens"} <= set(data["totals"])
+    assert {"calls", "summaries", "reactive", "tokens_sent", "raw_tokens_sent", "peak_tokens", "calibration",
+            "recorded_context_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd", "cost_usd_no_cache",
+            "blind_references", "artifact_retention"} <= set(data["totals"])
+    assert data["totals"]["calibration"] is None and data["totals"]["recorded_context_tokens"] is None
     assert data["totals"]["summaries"] > 0
     assert data["settings"]["context_limit"] == 8000
 

@@ -1,0 +1,111 @@
+"""Prompt caching, as Anthropic prices it and Claude Code uses it (docs/measures.md).
+
+A request reads from the cache the longest prefix identical to a cached one; Claude Code places its
+breakpoints so that each call can read everything the previous call sent. So, per call: the longest
+prefix identical to the previous call's prompt (system prompt and tools, then the messages block by
+block) is read, the rest is written (5-minute cache: a call more than five minutes after the previous
+one reads nothing). The first call writes everything. A layer that rewrites an old message (a
+placeholder, a snip, a summary) shortens that prefix: every later token becomes a write again.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..history import History
+from .token_model import TokenModel
+
+CACHE_TTL_S = 5 * 60
+
+
+@dataclass(frozen=True)
+class CacheUse:
+    read: int  # tokens read from the cache
+    write: int  # tokens written to it
+    broken: bool  # the prompt no longer starts with the whole previous prompt: something in it changed
+
+
+def _first_difference(previous: list, sent: list) -> int:
+    """How many leading messages the two lists share. List comparison checks identity before value, so
+    the usual case (the same message objects, then new ones) runs at C speed; a difference is then
+    narrowed down by halves, comparing slices."""
+    count = min(len(previous), len(sent))
+    if (previous if count == len(previous) else previous[:count]) == sent[:count]:
+        return count
+    low, high = 0, count  # previous[:low] == sent[:low]; they differ somewhere before `high`
+    while high - low > 1:
+        middle = (low + high) // 2
+        if previous[low:middle] == sent[low:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _shared_block_chars(previous: dict, sent: dict) -> int:
+    """Characters of the leading blocks two versions of a message share (block by block)."""
+    old, new = previous.get("content"), sent.get("content")
+    if not isinstance(old, list) or not isinstance(new, list):
+        return 0
+    shared = 0
+    for before, after in zip(old, new, strict=False):
+        if before is not after and before != after:
+            break
+        shared += len(str(after)) + 2
+    return shared
+
+
+def shared_prefix_chars(previous: History, sent: History) -> tuple[int, bool]:
+    """(characters of `sent`'s messages identical to the start of `previous`, whether `sent` starts
+    with all of `previous`)."""
+    count = _first_difference(previous.messages, sent.messages)
+    chars = sum(sent.sizes[:count]) + 2 * count
+    whole = count == len(previous.messages)
+    if not whole and count < len(sent.messages):
+        chars += _shared_block_chars(previous.messages[count], sent.messages[count])
+    return chars, not whole
+
+
+def expired(previous_time: str | None, time: str | None) -> bool:
+    if not previous_time or not time:
+        return False
+    try:
+        gap = datetime.fromisoformat(time.replace("Z", "+00:00")) - datetime.fromisoformat(
+            previous_time.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return gap.total_seconds() > CACHE_TTL_S
+
+
+def cache_use(model: TokenModel, previous: History | None, sent: History, context_tokens: int,
+              previous_time: str | None = None, time: str | None = None) -> CacheUse:
+    """Tokens of this call read from and written to the cache."""
+    if previous is None or expired(previous_time, time):
+        return CacheUse(0, context_tokens, False)
+    prefix_chars, broken = shared_prefix_chars(previous, sent)
+    read = min(model.tokens(sent.overhead + prefix_chars), context_tokens)
+    return CacheUse(read, context_tokens - read, broken)
+
+
+def modelled_cache_reads(model: TokenModel, sizes: list[int], overhead_chars: int, usage: list,
+                         boundaries: list[dict], times: list) -> tuple[int, int] | None:
+    """Check of the cache model against a log: (tokens it says the agent read from the cache, tokens the
+    log recorded as read), over the calls that recorded usage, applied to what the agent actually sent
+    (its whole history, started afresh at each of its own compactions). None without usage."""
+    starts = sorted(b["index"] for b in boundaries if isinstance(b.get("index"), int))
+    modelled = recorded = 0
+    previous_chars = previous_time = previous_start = None
+    message_chars = 0  # characters of the messages since the latest compaction
+    start = 0
+    for index, entry in enumerate(usage):
+        while starts and starts[0] <= index:
+            start, message_chars = starts.pop(0), 0
+        if entry is not None:
+            chars = overhead_chars + message_chars + 2 * max(index - start - 1, 0) + 2
+            time = times[index] if index < len(times) else None
+            if previous_chars is not None and not expired(previous_time, time):
+                shared = previous_chars if previous_start == start else overhead_chars
+                modelled += model.tokens(shared)
+            recorded += entry["cache_read_input_tokens"]
+            previous_chars, previous_time, previous_start = chars, time, start
+        message_chars += sizes[index]
+    return (modelled, recorded) if recorded or modelled else None

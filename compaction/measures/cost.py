@@ -1,0 +1,34 @@
+"""What calls cost, with and without prompt caching, at prices per million tokens (settings).
+
+Defaults are Anthropic's list prices for a Sonnet-class model: input $3, output $15; a 5-minute
+cache write costs 1.25 x the input price, a cache read 0.1 x (shared/REFERENCE.md, section 8).
+"""
+
+from dataclasses import asdict, dataclass
+
+from ..errors import SettingsError
+
+
+@dataclass(frozen=True)
+class Prices:
+    input: float = 3.0  # US$ per million input tokens
+    output: float = 15.0  # US$ per million output tokens
+    cache_write: float = 1.25  # times the input price
+    cache_read: float = 0.1  # times the input price
+
+    def __post_init__(self):
+        for name, value in asdict(self).items():
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1_000_000:
+                raise SettingsError(f"price {name} must be a number from 0 to 1,000,000, got {value!r}")
+
+    def cached(self, read: int, write: int, uncached: int, output: int) -> float:
+        """US$ of one call whose input was partly read from the cache and partly written to it."""
+        return (self.input * (uncached + self.cache_write * write + self.cache_read * read)
+                + self.output * output) / 1_000_000
+
+    def plain(self, input_tokens: int, output: int) -> float:
+        """US$ of one call without any caching."""
+        return (self.input * input_tokens + self.output * output) / 1_000_000
+
+
+DEFAULT_PRICES = Prices()

@@ -1,0 +1,159 @@
+"""What the model no longer sees (docs/measures.md): blind references and artifact retention.
+
+Both ask whether a piece of text is still in what a call sends: whole in a message or block the
+strategy left untouched (the same object as the original's), or written again in text it changed or
+made (a preview, a summary). Occurrences come from the TermIndex of the original conversation, so a
+call costs a few lookups per term, not a pass over its history.
+"""
+
+import re
+from dataclasses import dataclass
+
+from ..history import History
+from .terms import TermIndex, block_text, message_blocks, message_text
+
+_CONSTRAINT = re.compile(r"\b(?:don't|do not|never|always|must|mustn't|only|avoid|without|keep)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_FILE_KEYS = ("path", "file_path", "filepath", "filename", "file", "notebook_path")
+
+
+def position_of(origins: list, origin: int) -> int | None:
+    """Where the message of `origin` sits in a history, or None. Origins rise along a history apart
+    from None (a message a strategy made), so this is a binary search that steps over those."""
+    low, high = 0, len(origins)
+    while low < high:
+        middle = (low + high) // 2
+        probe = middle
+        while probe < high and origins[probe] is None:
+            probe += 1
+        if probe == high:
+            high = middle
+            continue
+        if origins[probe] == origin:
+            return probe
+        if origins[probe] < origin:
+            low = probe + 1
+        else:
+            high = middle
+    return None
+
+
+SHORT_HISTORY = 4_000  # up to this many messages, a call's origins are looked up in a dict built for it
+
+
+class SentView:
+    """One call's history, asked whether a text is still in it."""
+
+    def __init__(self, history: History):
+        self.history = history
+        self._made: list[str] | None = None
+        self._positions: dict | None = None
+
+    def position(self, origin: int) -> int | None:
+        """Where the original message `origin` sits in this history, or None."""
+        origins = self.history.origins
+        if len(origins) > SHORT_HISTORY:  # a long history: a binary search, no pass over it
+            return position_of(origins, origin)
+        if self._positions is None:
+            self._positions = {o: p for p, o in enumerate(origins) if o is not None}
+        return self._positions.get(origin)
+
+    def made_texts(self) -> list[str]:
+        """Text of the messages the strategy wrote (summaries, markers), found at C speed."""
+        if self._made is None:
+            origins, found, start = self.history.origins, [], 0
+            for _ in range(origins.count(None)):
+                start = origins.index(None, start)
+                found.append(message_text(self.history.messages[start]))
+                start += 1
+            self._made = found
+        return self._made
+
+    def holds(self, text: str, places: list[tuple[int, int]]) -> bool:
+        """Whether `text`, found at `places` (newest first) of the original, is still sent."""
+        return any(self._at(text, origin, block) for origin, block in places) \
+            or any(text in made for made in self.made_texts())
+
+    def holds_term(self, index: TermIndex, term: str, before: int) -> bool:
+        """Whether a term seen before message `before` is still sent; walks whichever is shorter: the
+        term's earlier occurrences, or this history's messages."""
+        origins = self.history.origins
+        if index.count_before(term, before) <= len(origins):
+            return self.holds(term, index.earlier(term, before))
+        blocks_of = index.by_message(term)
+        for position in range(len(origins) - 1, -1, -1):
+            origin = origins[position]
+            if origin is not None and origin < before and origin in blocks_of \
+                    and any(self._at(term, origin, block, position) for block in blocks_of[origin]):
+                return True
+        return any(term in made for made in self.made_texts())
+
+    def _at(self, text: str, origin: int, block: int, position: int | None = None) -> bool:
+        """Whether `text`, found in block `block` of original message `origin`, is still sent there."""
+        history = self.history
+        if position is None:
+            position = self.position(origin)
+            if position is None:
+                return False
+        sent, original = history.messages[position], history.originals[origin]
+        if sent is original:
+            return True
+        content = sent.get("content")
+        if block == -1 or not isinstance(content, list) or block >= len(content):
+            return text in message_text(sent)
+        return content[block] is original["content"][block] or text in block_text(content[block])
+
+
+def blind_references(index: TermIndex, response: int, sent: SentView) -> tuple[str, ...]:
+    """The terms the response at `response` uses that appeared earlier but are no longer sent."""
+    return tuple(sorted(term for term in index.response_terms.get(response, ())
+                        if index.count_before(term, response) and not sent.holds_term(index, term, response)))
+
+
+@dataclass(frozen=True)
+class Artifact:
+    kind: str  # "file" | "error" | "constraint"
+    text: str
+    place: tuple[int, int]  # (message, block) where it first appeared
+
+
+def artifacts(messages: list[dict], before: int) -> list[Artifact]:
+    """Files read or written, errors seen and constraints the person stated, in messages before `before`."""
+    found: dict[tuple[str, str], Artifact] = {}
+
+    def add(kind: str, text: str, place: tuple[int, int]) -> None:
+        text = text.strip()
+        if len(text) >= 4:
+            found.setdefault((kind, text), Artifact(kind, text, place))
+
+    for index, message in enumerate(messages[:before]):
+        content = message.get("content")
+        role = message.get("role")
+        for position, text in message_blocks(message):
+            block = content[position] if position >= 0 else None
+            kind = block.get("type") if isinstance(block, dict) else "text"
+            if role == "assistant" and kind == "tool_use" and isinstance(block.get("input"), dict):
+                for key in _FILE_KEYS:
+                    value = block["input"].get(key)
+                    if isinstance(value, str):
+                        add("file", value, (index, position))
+            elif role == "user" and kind == "tool_result" and block.get("is_error") is True:
+                first = next((line for line in text.splitlines() if line.strip()), "")
+                add("error", first[:160], (index, position))
+            elif role == "user" and kind == "text":
+                for sentence in _SENTENCE.findall(text):
+                    if _CONSTRAINT.search(sentence):
+                        add("constraint", sentence, (index, position))
+    return list(found.values())
+
+
+def artifact_retention(found: list[Artifact], index: TermIndex, sent: SentView) -> float | None:
+    """Share of `found` still present verbatim in what is sent; None when there is none."""
+    if not found:
+        return None
+    kept = 0
+    for artifact in found:
+        places = [artifact.place, *index.earlier(artifact.text, 10 ** 12)]
+        places.sort(reverse=True)
+        kept += sent.holds(artifact.text, places)
+    return kept / len(found)

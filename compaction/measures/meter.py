@@ -1,0 +1,86 @@
+"""The measures of each call of a replay: what was recorded, cache reads and writes, cost, blind
+references; and, at the end, artifact retention. The replay calls `Meter.call` once per model call
+with the history it sends; sweeps and corpora aggregate the same records."""
+
+from dataclasses import dataclass
+
+from ..events import SummaryEvent
+from ..history import History
+from .cache import cache_use
+from .calibration import recorded_context
+from .cost import DEFAULT_PRICES, Prices
+from .loss import SentView, artifact_retention, artifacts, blind_references
+from .terms import TermIndex
+
+
+@dataclass(frozen=True)
+class CallMeasures:
+    recorded: dict | None  # what the log recorded for this call, with its context_tokens; None without usage
+    cache_read: int
+    cache_write: int
+    cache_broken: bool  # the prompt did not start with the whole previous prompt (a layer rewrote it)
+    output_tokens: int  # recorded, else estimated from the response
+    cost_usd: float  # with caching, summaries written before the call included
+    cost_usd_no_cache: float
+    blind: tuple[str, ...]  # terms the response uses that are no longer sent
+
+
+def term_index(prepared: History) -> TermIndex:
+    """The conversation's TermIndex, built once and shared by every history derived from it."""
+    index = prepared.shared.get("terms")
+    if index is None:
+        index = prepared.shared["terms"] = TermIndex(prepared.originals)
+    return index
+
+
+def summary_tokens(events, prepared: History, input_cap: int) -> tuple[int, int]:
+    """(input, output) tokens of the summaries written in `events` (each is a model call of its own)."""
+    model, sizes = prepared.token_model, prepared.sizes
+    tokens_in = tokens_out = 0
+    for event in events:
+        if isinstance(event, SummaryEvent) and event.succeeded:
+            chars = sum(sizes[i] for i in event.summarized_indices if 0 <= i < len(sizes))
+            tokens_in += model.tokens(min(chars, input_cap) + prepared.overhead)
+            tokens_out += model.content_tokens(len(event.text))
+    return tokens_in, tokens_out
+
+
+class Meter:
+    def __init__(self, prepared: History, usage: list, times: list, prices: Prices = DEFAULT_PRICES,
+                 loss: bool = True):
+        self.prepared = prepared
+        self.usage = usage
+        self.times = times
+        self.prices = prices
+        self.index = term_index(prepared) if loss else None
+        self.previous: History | None = None
+        self.previous_time: str | None = None
+        self.last_view: SentView | None = None
+        self.last_index = 0
+
+    def call(self, index: int, sent: History, context_tokens: int, events, input_cap: int) -> CallMeasures:
+        """The measures of the call that produced the original message `index`, sending `sent`."""
+        model = self.prepared.token_model
+        usage = self.usage[index] if index < len(self.usage) else None
+        recorded = None if usage is None else {**usage, "context_tokens": recorded_context(usage)}
+        time = self.times[index] if index < len(self.times) else None
+        cache = cache_use(model, self.previous, sent, context_tokens, self.previous_time, time)
+        self.previous, self.previous_time = sent, time
+        output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
+        summary_in, summary_out = summary_tokens(events, self.prepared, input_cap)
+        cost = self.prices.cached(cache.read, cache.write, 0, output) + self.prices.plain(summary_in, summary_out)
+        cost_no_cache = self.prices.plain(context_tokens + summary_in, output + summary_out)
+        view = SentView(sent)
+        blind = blind_references(self.index, index, view) if self.index is not None else ()
+        self.last_view, self.last_index = view, index
+        return CallMeasures(recorded, cache.read, cache.write, cache.broken, output, cost, cost_no_cache, blind)
+
+    def retention(self) -> float | None:
+        """At the last call: the share of the original's artifacts still present verbatim."""
+        if self.index is None or self.last_view is None:
+            return None
+        key = ("artifacts", self.last_index)
+        found = self.prepared.shared.get(key)
+        if found is None:
+            found = self.prepared.shared[key] = artifacts(self.prepared.originals, self.last_index)
+        return artifact_retention(found, self.index, self.last_view)
