@@ -6,7 +6,8 @@ import zipfile
 
 import pytest
 
-from tests.corpus.conftest import CORRUPT_NAME, write_small_corpus
+from compaction.corpus import analyse, discover
+from tests.corpus.conftest import CORRUPT_NAME, local_cluster, write_small_corpus
 from tests.hostile.apptest import loaded_header
 
 from .conftest import chart_spec, metrics, open_page, start_app
@@ -106,3 +107,29 @@ def test_a_zip_upload_lists_its_sessions(corpus):
     refused = frame[frame["path"] == "../escape.json"].iloc[0]
     assert refused["error"] == "../escape.json: its path would land outside the folder"
 
+
+
+def test_a_dask_scheduler_address_runs_the_rows_on_the_cluster(corpus):
+    at = open_page(start_app(), "sessions")
+    with local_cluster() as cluster:
+        at.text_input(key="sessions_scheduler").set_value(cluster.scheduler_address)
+        at.text_input(key="sessions_folder").set_value(str(corpus))
+        at.button(key="sessions_read").click().run()
+    assert not at.exception
+    assert any(bar.proto.text == f"Analysed 7 sessions on the Dask cluster at {cluster.scheduler_address}."
+               for bar in at.get("progress"))
+    rows = analyse(discover(corpus)).rows
+    assert list(table(at)["path"]) == [row["path"] for row in rows]
+    assert list(table(at)["tokens sent"].fillna(-1)) == [row["tokens_sent"] or -1 for row in rows]
+
+
+def test_an_unreachable_scheduler_is_an_error_on_the_page(corpus, monkeypatch):
+    from compaction.corpus import executors
+
+    monkeypatch.setattr(executors, "DASK_CONNECT_TIMEOUT_S", 1)
+    at = open_page(start_app(), "sessions")
+    at.text_input(key="sessions_scheduler").set_value("tcp://127.0.0.1:1")
+    at.text_input(key="sessions_folder").set_value(str(corpus))
+    at.button(key="sessions_read").click().run()
+    assert not at.exception
+    assert any("cannot reach the Dask scheduler at tcp://127.0.0.1:1" in error.value for error in at.error)

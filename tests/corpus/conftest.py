@@ -1,5 +1,7 @@
-"""Corpus fixtures: a small generated corpus with one corrupt file, written once per test module."""
+"""Corpus fixtures: a small generated corpus with one corrupt file, written once per test module, and a
+real Dask cluster on 127.0.0.1."""
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,3 +25,13 @@ def write_small_corpus(folder: Path, sessions: int = 6) -> Path:
 def small_corpus(tmp_path_factory) -> Path:
     """Six generated sessions (Claude Code and Anthropic JSON) and one corrupt file."""
     return write_small_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@contextmanager
+def local_cluster():
+    """A Dask scheduler and two single-threaded worker processes, all on 127.0.0.1; stopped on leaving."""
+    import distributed
+
+    with distributed.LocalCluster(host="127.0.0.1", processes=True, n_workers=2, threads_per_worker=1,
+                                  dashboard_address=None, worker_dashboard_address=None) as cluster:
+        yield cluster

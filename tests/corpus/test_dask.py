@@ -12,15 +12,14 @@ from compaction.corpus import Job, analyse, discover, executors
 from compaction.corpus.executors import open_executor, stream
 from compaction.errors import CompactionError
 
-distributed = pytest.importorskip("distributed")
+from .conftest import local_cluster
 
 SWEEP = Job(x=("context_limit", (5_000, 50_000)), y=("keep_recent", (0, 3)))
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(host="127.0.0.1", processes=True, n_workers=2, threads_per_worker=1,
-                                  dashboard_address=None, worker_dashboard_address=None) as running:
+    with local_cluster() as running:
         yield running
 
 
