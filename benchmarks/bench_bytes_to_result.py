@@ -14,14 +14,13 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_loaders import claude_code_file  # noqa: E402
-from bench_pipeline import scaled_seed  # noqa: E402
+from bench_pipeline import best, scaled_seed  # noqa: E402
 from seed_reference import run_seed_layers  # noqa: E402
 
 from compaction import OutputStore, prepare, run_pipeline  # noqa: E402
@@ -40,15 +39,6 @@ def tutorial_path(path: Path, jsonl: bool, store: Path) -> None:
 
 def our_path(path: Path, store: OutputStore) -> None:
     run_pipeline(prepare(load_conversation(path)), store=store)
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -40,16 +40,13 @@ def _boundaries(boundaries: list, call_indices: list[int]) -> list[dict]:
     return found
 
 
-def _new_outputs(history: History, originals: list, first_new: int, end: int) -> tuple[int, int]:
+def _new_outputs(history: History, originals: list, first_new: int, end: int, output_chars: list[int]
+                 ) -> tuple[int, int]:
     """(characters of the tool outputs that arrived in originals[first_new:end], of those sent whole).
 
     They sit at the tail of the history unless a summary took them; a block is whole when the sent
     message still holds the original block object (layers copy what they change)."""
-    produced = 0
-    for origin in range(first_new, end):
-        if origin in history.result_blocks:
-            content = originals[origin]["content"]
-            produced += sum(content_chars(content[j].get("content", "")) for j in history.result_blocks[origin])
+    produced = output_chars[end] - output_chars[first_new]
     whole = 0
     for position in range(len(history.messages) - 1, -1, -1):
         origin = history.origins[position]
@@ -57,9 +54,12 @@ def _new_outputs(history: History, originals: list, first_new: int, end: int) ->
             continue
         if origin < first_new:
             break
+        blocks = history.result_blocks.get(origin, ())
+        if not blocks:
+            continue
         sent = history.messages[position]["content"]
         original = originals[origin]["content"]
-        for j in history.result_blocks.get(origin, ()):
+        for j in blocks:
             if sent[j] is original[j]:
                 whole += content_chars(original[j].get("content", ""))
     return produced, whole
@@ -100,6 +100,8 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     raw_previous: tuple[int, str | None] | None = None  # (characters, time) of the last raw call that could run
     history = prepared.derive([], [], [])
     raw_sum = summaries = tokens_total = raw_total = first_new = 0
+    compact_turns = _compact_turns(prepared)
+    output_chars = _output_chars_before(prepared)
     pending: list = []  # compact-tool events since the last call
     compact_focus: list[str | None] = []  # set while a compact call waits for its turn's results
     checked: list[int] = []
@@ -134,7 +136,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
                     if raw_previous and not expired(raw_previous[1], meter.previous_time) else 0
                 raw_cost = prices.cached(raw_read, raw_tokens - raw_read, 0, measures.output_tokens)
                 raw_previous = (raw_chars, meter.previous_time)
-            produced, whole = _new_outputs(history, originals, first_new, index)
+            produced, whole = _new_outputs(history, originals, first_new, index, output_chars)
             result.tool_output_chars += produced
             result.tool_output_whole_chars += whole
             first_new = index
@@ -152,7 +154,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
             compacted = compact_answered_turn(history, compact_focus[0], summarizer, store)
             history = compacted.history
             pending += compacted.events
-        compact_focus = _compact_focus(message)
+        compact_focus = compact_turns.get(index, [])
     result.max_checked_size = max(checked) if checked else None
     result.artifact_retention = meter.retention()
     if usage:
@@ -160,7 +162,28 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     return result
 
 
-def _compact_focus(message: dict) -> list[str | None]:
-    """[focus] when the message calls the compact tool, else []."""
-    calls = compact_calls(message)
-    return [compact_focus(calls)] if calls else []
+def _compact_turns(prepared: History) -> dict[int, list[str | None]]:
+    """Original index -> [focus] of each message that calls the compact tool (found once per
+    conversation, shared like its other indexes)."""
+    found = prepared.shared.get("compact_turns")
+    if found is None:
+        found = {}
+        for index, message in enumerate(prepared.originals):
+            if message.get("role") == "assistant" and (calls := compact_calls(message)):
+                found[index] = [compact_focus(calls)]
+        prepared.shared["compact_turns"] = found
+    return found
+
+
+def _output_chars_before(prepared: History) -> list[int]:
+    """Characters of tool output in the original messages before each index (prefix sums)."""
+    found = prepared.shared.get("output_chars_before")
+    if found is None:
+        found, total = [0], 0
+        for origin, message in enumerate(prepared.originals):
+            if origin in prepared.result_blocks:
+                content = message["content"]
+                total += sum(content_chars(content[j].get("content", "")) for j in prepared.result_blocks[origin])
+            found.append(total)
+        prepared.shared["output_chars_before"] = found
+    return found

@@ -65,7 +65,9 @@ def sample_title(name: str) -> str:
 CACHE_TTL_S = 30 * 60
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+# Loaded conversations are shared by every session as they are (cache_resource, not cache_data's copy per
+# caller): a sample loaded by 8 people is read and measured once. Pages treat them as read-only.
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _read_sample(name: str) -> Conversation:
     return load_conversation(SAMPLE_DIR / name, name=name)
 
@@ -75,19 +77,20 @@ def load_sample(name: str) -> Loaded:
     return Loaded(f"sample:{name}", name, "sample", _read_sample(name))
 
 
-# Uploads can be large and the caches are shared by every session: keep few, and not for long.
-@st.cache_data(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
-def _parse_upload(data: bytes, name: str) -> Conversation:
-    return load_conversation(data, name=name)
+# Uploads can be large and the caches are shared by every session: keep few, and not for long. Keyed by
+# the content's digest, computed once (the bytes themselves are not hashed again for the key).
+@st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
+def _parse_upload(digest: str, name: str, _data: bytes) -> Conversation:
+    return load_conversation(_data, name=name)
 
 
 def load_upload(data: bytes, name: str) -> Loaded:
     """An uploaded file's bytes; ConversationError naming the file and the place when malformed."""
     digest = hashlib.sha256(data).hexdigest()[:20]
-    return Loaded(f"upload:{digest}", name, "upload", _parse_upload(data, name))
+    return Loaded(f"upload:{digest}", name, "upload", _parse_upload(digest, name, data))
 
 
-@st.cache_data(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
+@st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
 def _read_file(path: str, label: str, version: tuple[int, int]) -> Conversation:
     return load_conversation(Path(path), name=label)
 
@@ -100,7 +103,7 @@ def load_file(path: Path, label: str) -> Loaded:
     return Loaded(f"file:{path}:{version[0]}:{version[1]}", label, "upload", _read_file(str(path), label, version))
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)
 def _generate(kind: str, knobs: str) -> list[dict]:
     return generate(kind, **json.loads(knobs))
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..history import History
-from .terms import TermIndex, block_text, message_blocks, message_text
+from .terms import TermIndex, block_text, message_text
 
 _CONSTRAINT = re.compile(r"\b(?:don't|do not|never|always|must|mustn't|only|avoid|without|keep)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
@@ -118,7 +118,8 @@ class Artifact:
 
 
 def artifacts(messages: list[dict], before: int) -> list[Artifact]:
-    """Files read or written, errors seen and constraints the person stated, in messages before `before`."""
+    """Files read or written, errors seen and constraints the person stated, in messages before `before`.
+    Only the blocks that can hold one are read: a call's input, an error result, the person's text."""
     found: dict[tuple[str, str], Artifact] = {}
 
     def add(kind: str, text: str, place: tuple[int, int]) -> None:
@@ -126,24 +127,29 @@ def artifacts(messages: list[dict], before: int) -> list[Artifact]:
         if len(text) >= 4:
             found.setdefault((kind, text), Artifact(kind, text, place))
 
+    def person_said(text: str, place: tuple[int, int]) -> None:
+        for sentence in _SENTENCE.findall(text):
+            if _CONSTRAINT.search(sentence):
+                add("constraint", sentence, place)
+
     for index, message in enumerate(messages[:before]):
-        content = message.get("content")
-        role = message.get("role")
-        for position, text in message_blocks(message):
-            block = content[position] if position >= 0 else None
-            kind = block.get("type") if isinstance(block, dict) else "text"
+        content, role = message.get("content"), message.get("role")
+        if isinstance(content, str):
+            if role == "user":
+                person_said(content, (index, -1))
+            continue
+        for position, block in enumerate(content if isinstance(content, list) else ()):
+            kind = block.get("type") if isinstance(block, dict) else None
             if role == "assistant" and kind == "tool_use" and isinstance(block.get("input"), dict):
                 for key in _FILE_KEYS:
                     value = block["input"].get(key)
                     if isinstance(value, str):
                         add("file", value, (index, position))
             elif role == "user" and kind == "tool_result" and block.get("is_error") is True:
-                first = next((line for line in text.splitlines() if line.strip()), "")
+                first = next((line for line in block_text(block).splitlines() if line.strip()), "")
                 add("error", first[:160], (index, position))
-            elif role == "user" and kind == "text":
-                for sentence in _SENTENCE.findall(text):
-                    if _CONSTRAINT.search(sentence):
-                        add("constraint", sentence, (index, position))
+            elif role == "user" and kind == "text" and isinstance(block.get("text"), str):
+                person_said(block["text"], (index, position))
     return list(found.values())
 
 

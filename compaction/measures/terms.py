@@ -6,15 +6,19 @@ being -1 for a message whose content is a string. It is built once per prepared 
 """
 
 import re
+import threading
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import Any
 
-# Candidate words: runs of the characters terms are made of, found at C speed; each distinct word is then
-# classified once (a cache), which is far cheaper than one pattern with many alternatives at every position.
-_WORD = re.compile(r"https?://[^\s\"'<>)\]}]+|[\w./~@+-]+")  # a colon only in a URL: src/a.py:42: ends at .py
+# Candidate words are runs of letters, digits and ./~@+-_: (every other character, and a few common
+# non-ASCII punctuation marks, becomes a space), cut at C speed with str.translate and str.split; each
+# distinct word is then classified once (a cache). Far cheaper than a pattern with many alternatives
+# tried at every position of the text.
+_WORD_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./~@+-:")
+_SEPARATORS = {code: " " for code in range(128) if chr(code) not in _WORD_CHARS}
+_SEPARATORS.update({ord(mark): " " for mark in "\u201c\u201d\u2018\u2019\u2013\u2014\u2026\u00ab\u00bb\u00b7\u201a"})
 _TERM = re.compile(
     r"(?:https?://\S+)"  # a URL
     r"|(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*\w"  # a path with at least one folder
@@ -28,21 +32,52 @@ _TERM = re.compile(
 MIN_LENGTH = 4  # shorter matches (a/b, is_x) are too common to mean anything
 
 
-@lru_cache(maxsize=500_000)
-def _as_term(word: str) -> str | None:
-    """The term a candidate word is, or None (trailing punctuation taken off first)."""
-    word = word.rstrip(".:-/")
-    if len(word) < MIN_LENGTH or _TERM.fullmatch(word) is None:
-        return None
-    return word
+def _terms_of(word: str) -> tuple[str, ...]:
+    """The terms a candidate word holds: itself, or, when it is not a URL, each part between colons
+    (src/a.py:42:func -> src/a.py, func), with trailing punctuation taken off."""
+    parts = (word,) if "://" in word else word.split(":")
+    found = []
+    for part in parts:
+        part = part.rstrip(".-/")
+        if len(part) >= MIN_LENGTH and _TERM.fullmatch(part) is not None:
+            found.append(part)
+    return tuple(found)
+
+
+# Words classified so far, and those holding terms: a text's words are then sorted out with set
+# operations at C speed, and only words never seen before are classified in Python.
+_SEEN: set[str] = set()
+_TERM_WORDS: dict[str, tuple[str, ...]] = {}
+_TERM_SET: set[str] = set()  # the keys of _TERM_WORDS, as a set: an intersection walks the smaller side
+_MAX_SEEN = 2_000_000  # forget everything past this many words (a long-lived server reading many files)
+
+
+_LOCK = threading.Lock()  # the caches are shared by every thread (the app's sessions)
 
 
 def terms_in(text: str) -> set[str]:
-    found = set()
-    for word in set(_WORD.findall(text)):
-        term = _as_term(word)
-        if term is not None:
-            found.add(term)
+    words = set(text.translate(_SEPARATORS).split())
+    with _LOCK:
+        return _known_terms(words)
+
+
+def _known_terms(words: set[str]) -> set[str]:
+    new = words - _SEEN
+    if new:
+        if len(_SEEN) > _MAX_SEEN:
+            _SEEN.clear()
+            _TERM_WORDS.clear()
+            _TERM_SET.clear()
+            new = words
+        for word in new:
+            terms = _terms_of(word)
+            if terms:
+                _TERM_WORDS[word] = terms
+                _TERM_SET.add(word)
+        _SEEN.update(new)
+    found: set[str] = set()
+    for word in words & _TERM_SET:
+        found.update(_TERM_WORDS[word])
     return found
 
 

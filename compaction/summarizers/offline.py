@@ -14,6 +14,7 @@ from ..markers import PLACEHOLDER, SNIP_PREFIX, is_summary, summary_body
 from ..messages import Message, content_text, message_text, tool_results, tool_uses
 
 NAME = "offline"
+MAX_REMEMBERED = 200_000  # messages whose notes a summariser keeps
 _PATH_KEYS = ("path", "file_path", "file", "filename", "notebook_path")
 _COMMAND_KEYS = ("command", "cmd")
 _WRITE_TOOLS = re.compile(r"edit|write|create|patch|replace|insert|delete|move|apply", re.I)
@@ -91,29 +92,67 @@ class _Notes:
                 self.commands.extend(items.split("; "))
         self.constraints += [c for c in sections.get("5", []) if c != "(none stated)"]
 
-    def take(self, message: Message, tool_names: dict[str, str]) -> None:
-        text = message_text(message).strip()
-        if is_summary(message):
-            self.carry_forward(summary_body(message))
-        elif message.get("role") == "user" and text and not text.startswith(SNIP_PREFIX):
-            self.requests.append(_first_line(text, 200))
-            self.constraints += [s for s in _sentences(text) if _CONSTRAINT.search(s)]
-        if message.get("role") == "assistant" and text:
-            self.last_assistant = text
-            self.findings.append(_first_line(text))
-        for use in tool_uses(message):
-            tool_names[str(use.get("id"))] = str(use.get("name", "tool"))
-            self.tool_calls[str(use.get("name", "tool"))] += 1
-            tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
-            paths = [str(tool_input[k]) for k in _PATH_KEYS if isinstance(tool_input.get(k), str)]
-            (self.changed if _WRITE_TOOLS.search(str(use.get("name", ""))) else self.read).extend(paths)
-            self.commands += [str(tool_input[k]) for k in _COMMAND_KEYS if isinstance(tool_input.get(k), str)]
-        for result in tool_results(message):
-            output = content_text(result.get("content", ""))
-            if result.get("is_error") or (_ERROR.search(output[:2000]) and not output.startswith(
-                    ("<persisted-output>", PLACEHOLDER))):
-                tool = tool_names.get(str(result.get("tool_use_id")), "tool")
-                self.errors.append(f"{tool}: {_first_line(_error_line(output), 140)}")
+    def take(self, part: "_MessageNotes", tool_names: dict[str, str]) -> None:
+        """Add what one message holds (its notes, worked out once) to the notes of the whole."""
+        if part.summary is not None:
+            self.carry_forward(part.summary)
+        self.requests += part.requests
+        self.constraints += part.constraints
+        if part.finding:
+            self.last_assistant = part.finding_text
+            self.findings.append(part.finding)
+        for tool_use_id, name in part.calls:
+            tool_names[tool_use_id] = name
+            self.tool_calls[name] += 1
+        self.read += part.read
+        self.changed += part.changed
+        self.commands += part.commands
+        self.errors += [f"{tool_names.get(tool_use_id, 'tool')}: {line}" for tool_use_id, line in part.errors]
+
+
+@dataclass(frozen=True)
+class _MessageNotes:
+    """What one message gives the summary, independent of the messages around it (tool names of
+    errors are looked up when the notes are added, from the calls before)."""
+
+    summary: str | None = None  # an earlier summary's body
+    requests: tuple[str, ...] = ()
+    constraints: tuple[str, ...] = ()
+    finding: str = ""
+    finding_text: str = ""
+    calls: tuple[tuple[str, str], ...] = ()  # (tool_use id, tool name)
+    read: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    errors: tuple[tuple[str, str], ...] = ()  # (tool_use id, error line)
+
+
+def _notes_of(message: Message) -> _MessageNotes:
+    text = message_text(message).strip()
+    summary, requests, constraints = None, (), ()
+    if is_summary(message):
+        summary = summary_body(message)
+    elif message.get("role") == "user" and text and not text.startswith(SNIP_PREFIX):
+        requests = (_first_line(text, 200),)
+        constraints = tuple(s for s in _sentences(text) if _CONSTRAINT.search(s))
+    assistant = message.get("role") == "assistant" and bool(text)
+    calls, read, changed, commands = [], [], [], []
+    for use in tool_uses(message):
+        name = str(use.get("name", "tool"))
+        calls.append((str(use.get("id")), name))
+        tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+        paths = [str(tool_input[k]) for k in _PATH_KEYS if isinstance(tool_input.get(k), str)]
+        (changed if _WRITE_TOOLS.search(name) else read).extend(paths)
+        commands += [str(tool_input[k]) for k in _COMMAND_KEYS if isinstance(tool_input.get(k), str)]
+    errors = []
+    for result in tool_results(message):
+        output = content_text(result.get("content", ""))
+        if result.get("is_error") or (_ERROR.search(output[:2000]) and not output.startswith(
+                ("<persisted-output>", PLACEHOLDER))):
+            errors.append((str(result.get("tool_use_id")), _first_line(_error_line(output), 140)))
+    return _MessageNotes(summary, requests, constraints, _first_line(text) if assistant else "",
+                         text if assistant else "", tuple(calls), tuple(read), tuple(changed), tuple(commands),
+                         tuple(errors))
 
 
 class OfflineSummarizer:
@@ -123,13 +162,25 @@ class OfflineSummarizer:
 
     def __init__(self, max_items: int = 8):
         self.max_items = max_items
+        # each message's notes, worked out once: a sweep summarises the same messages in many cells
+        self._notes: dict[int, tuple[Message, _MessageNotes]] = {}
 
     def summarize(self, messages: list[Message], focus: str | None = None) -> str:
         notes = _Notes()
         tool_names: dict[str, str] = {}
         for message in messages:
-            notes.take(message, tool_names)
+            notes.take(self._notes_for(message), tool_names)
         return self._render(notes, focus, len(messages))
+
+    def _notes_for(self, message: Message) -> _MessageNotes:
+        known = self._notes.get(id(message))
+        if known is not None and known[0] is message:  # the message is held, so its id is not reused
+            return known[1]
+        if len(self._notes) > MAX_REMEMBERED:
+            self._notes.clear()
+        part = _notes_of(message)
+        self._notes[id(message)] = (message, part)
+        return part
 
     def _render(self, notes: _Notes, focus: str | None, count: int) -> str:
         limit = self.max_items

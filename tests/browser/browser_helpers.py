@@ -64,12 +64,12 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def start_streamlit(app: Path, cwd: Path = REPO_ROOT, timeout: float = 60.0) -> StreamlitServer:
+def start_streamlit(app: Path, cwd: Path = REPO_ROOT, timeout: float = 60.0, cpus: str | None = None) -> StreamlitServer:
     """Run `streamlit run app` headless on a free port; return it once /_stcore/health says ok.
 
     The server's output goes to test-output/browser/streamlit-<port>.log (a pipe could fill and stall
     it); its tail is in the error when the server does not come up. ANTHROPIC_API_KEY is removed so the
-    app is tested as a user without a key sees it.
+    app is tested as a user without a key sees it. `cpus` ("0") pins the server to those cores (taskset).
     """
     if not app.is_file():
         raise RuntimeError(f"no Streamlit entrypoint at {app}")
@@ -78,7 +78,8 @@ def start_streamlit(app: Path, cwd: Path = REPO_ROOT, timeout: float = 60.0) -> 
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     log_path = OUTPUT_DIR / f"streamlit-{port}.log"
     env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
-    command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",
+    command = (["taskset", "-c", cpus] if cpus else []) + [sys.executable, "-m", "streamlit", "run", str(app),
+                                                          "--server.headless", "true",
                "--server.port", str(port), "--server.address", "127.0.0.1",
                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     with open(log_path, "wb") as log:
