@@ -102,9 +102,11 @@ def _download(page, button: str) -> bytes:
 def test_a_typed_api_key_never_leaks(hardened_server, fake_api, page):
     server, store_root = hardened_server
     key = f"sk-ant-api03-HARDENING-{secrets.token_hex(16)}"
-    page.goto(f"{server.url}/?CONTEXT_LIMIT=5000")
+    # straight to the page with the setting in the address: the shared-link way in
+    page.goto(f"{server.url}/what_changed?CONTEXT_LIMIT=5000")
     wait_idle(page)
-    open_page(page, "What changed")
+    expect(page.locator("h1", has_text="What changed")).to_be_visible()
+    expect(page.locator("[data-testid='stSlider']").filter(has_text="CONTEXT_LIMIT")).to_contain_text("5000")
     sidebar = page.locator("[data-testid='stSidebar']")
     sidebar.get_by_text("Claude", exact=True).click()
     wait_idle(page)
