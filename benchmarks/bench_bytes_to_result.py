@@ -27,6 +27,24 @@ from compaction import OutputStore, prepare, run_pipeline  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
 
 
+def seed_shaped(megabytes: float) -> list[dict]:
+    """The tutorial demo's shape at `megabytes`: read_file turns and one huge last output. Turns stop at
+    48,000 (the shape of the 67 MB file measured before, within the loader's 100,000-message bound);
+    beyond that each read returns a longer file."""
+    messages = scaled_seed(megabytes)
+    turns = (len(messages) - 3) // 2
+    if turns <= 48_000:
+        return messages
+    repeat = round(25 * turns / 48_000)
+    shaped = [messages[0]]
+    for i in range(48_000):
+        shaped.append({"role": "assistant", "content": [
+            {"type": "tool_use", "id": f"t{i}", "name": "read_file", "input": {"path": f"src/module{i}.py"}}]})
+        shaped.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"t{i}", "content": f"def func_{i}():\n    return {i}\n" * repeat}]})
+    return shaped + messages[-2:]
+
+
 def tutorial_path(path: Path, jsonl: bool, store: Path) -> None:
     text = path.read_text(encoding="utf-8")
     if jsonl:
@@ -51,7 +69,7 @@ def main() -> None:
         root = Path(root)
         for size in (float(s) for s in args.sizes.split(",")):
             files = {
-                "Anthropic JSON": (root / f"seed-{size:g}.json", json.dumps(scaled_seed(size)).encode(), False),
+                "Anthropic JSON": (root / f"seed-{size:g}.json", json.dumps(seed_shaped(size)).encode(), False),
                 "Claude Code JSONL": (root / f"session-{size:g}.jsonl", claude_code_file(size), True),
             }
             for name, (path, data, jsonl) in files.items():

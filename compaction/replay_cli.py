@@ -54,6 +54,10 @@ def add_replay_commands(subparsers) -> None:
                        help="the setting along the rows and its values, e.g. keep_recent=1,3,5")
     sweep.add_argument("--measure", choices=tuple(MEASURES), default="peak_tokens",
                        help="the measure the table shows (--json has them all; default: peak_tokens)")
+    where = sweep.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="spread the grid's lines over N local processes (default 1: this process)")
+    where.add_argument("--scheduler", metavar="ADDR", help="spread them over a Dask cluster, e.g. tcp://10.0.0.5:8786")
     sweep.set_defaults(handler=command_sweep)
 
 
@@ -148,6 +152,7 @@ def totals_lines(totals: dict) -> list[str]:
 
 def command_sweep(args: argparse.Namespace) -> int:
     from .cli import load, settings_from
+    from .corpus.executors import open_executor
     from .store import OutputStore
     from .sweep import sweep
 
@@ -159,8 +164,10 @@ def command_sweep(args: argparse.Namespace) -> int:
     strategy = strategy_from(args)
     conversation = load(args)
     store = OutputStore(args.store) if args.store else None
-    result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,
-                   model_window_tokens=args.model_window, store=store, prices=prices_from(args))
+    with open_executor(args.workers, args.scheduler) as executor:
+        result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,
+                       model_window_tokens=args.model_window, store=store, prices=prices_from(args),
+                       executor=executor)
     return _emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure]}, {result.replays} replays "
                  f"for {len(x[1]) * len(y[1])} cells", sweep_table(result))
 

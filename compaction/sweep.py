@@ -152,11 +152,14 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
           base_settings: Settings | None = None, measure: str = "peak_tokens",
           progress: Callable[[int, int], None] | None = None, strategy: "str | StepFunction" = "pipeline",
           model_window_tokens: int = MODEL_WINDOW_TOKENS, summarizer: Summarizer | None = None,
-          store: OutputStore | None = None, prices: Prices = DEFAULT_PRICES) -> SweepResult:
+          store: OutputStore | None = None, prices: Prices = DEFAULT_PRICES, executor=None,
+          cancelled: Callable[[], bool] | None = None) -> SweepResult:
     """Replay `conversation` for every (x, y) pair of settings; `progress(done, total)` after each cell.
 
     `x` and `y` are (setting name, values), e.g. ("context_limit", [20_000, 50_000]). Bad names or
-    values raise SettingsError before any replay runs.
+    values raise SettingsError before any replay runs. With an `executor` of several workers
+    (compaction.corpus.executors), the grid's lines run on them (sweep_spread.py) with the same cells;
+    a caller's own step function or summariser, which need not pickle, runs here.
     """
     base = base_settings or DEFAULTS
     x_name, x_values = _check_axis(x, "x")
@@ -171,6 +174,15 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     # a named or built strategy says which settings it reads; a caller's own function may read any
     known = isinstance(strategy, str | Built)
     read = (SETTINGS_READ.get(name) if isinstance(strategy, str) else strategy.settings_read) if known else None
+    spread = executor is not None and executor.workers > 1 and known and summarizer is None \
+        and min(len(x_values), len(y_values)) > 0 and max(len(x_values), len(y_values)) > 1
+    if spread:
+        from .sweep_spread import sweep_spread
+
+        result.cells, result.replays = sweep_spread(prepared, (x_name, x_values), (y_name, y_values), base,
+                                                    measure, strategy if isinstance(strategy, str | Built) else name,
+                                                    model_window_tokens, prices, executor, progress, cancelled)
+        return result
     summarizer = summarizer or OfflineSummarizer()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     done: dict[tuple, list[ReplayResult]] = {}

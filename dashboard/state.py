@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from compaction.corpus.executors import ProcessPool
 from compaction.errors import ConversationError, SettingsError
 from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
@@ -21,7 +22,7 @@ from compaction.sessions import new_session_store, remove_stale_sessions
 from compaction.settings import DEFAULTS, Settings
 from compaction.store import OutputStore
 from compaction.summarizers import OfflineSummarizer
-from compaction.sweep import SweepResult, sweep
+from compaction.sweep import SweepResult, SweepStore, sweep
 
 from .loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared, sample_names
 from .sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
@@ -208,7 +209,16 @@ def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]],
     others = tuple((name, value) for name, value in base.as_dict().items() if name not in (x[0], y[0]))
     return _cached(_SWEEPS, (loaded().key, others, x, y, window, current_prices),
                    lambda: sweep(history(), x, y, base, progress=progress, model_window_tokens=window,
-                                 prices=current_prices), size=4)
+                                 store=SweepStore(store().root / "sweeps"), prices=current_prices,
+                                 executor=_sweep_workers()), size=4)
+
+
+@st.cache_resource(show_spinner=False)
+def _sweep_workers():
+    """One pool of worker processes for the sweeps of every session (one per core, started once and
+    fresh, not forked from the server's threads); None on a single core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return ProcessPool(cores) if cores > 1 else None
 
 
 def tour_result() -> PipelineResult:

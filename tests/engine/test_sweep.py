@@ -72,3 +72,18 @@ def test_bad_axes(session, x, y, message):
 def test_unknown_measure(session):
     with pytest.raises(SettingsError, match="unknown measure"):
         sweep(session, ("context_limit", [1_000]), ("keep_recent", [1]), measure="speed")
+
+
+def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
+    from compaction.corpus.executors import open_executor
+    from compaction.generate import generate
+
+    session = generate("realistic", turns=40, parallel_share=0.4, seed=12)
+    axes = (("context_limit", (5_000, 20_000, 80_000)), ("keep_recent", (0, 2, 5)))
+    here = sweep(session, *axes)
+    with open_executor(2) as executor:
+        spread = sweep(session, *axes, executor=executor)
+        # CONTEXT_LIMIT down the rows: the lines run along the other axis, the cells are the same
+        transposed = sweep(session, axes[1], axes[0], executor=executor)
+    assert spread.cells == here.cells and spread.replays == here.replays
+    assert [list(row) for row in zip(*transposed.cells, strict=True)] == here.cells

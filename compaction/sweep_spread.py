@@ -1,0 +1,82 @@
+"""A sweep spread over the workers of an executor (local processes, or a Dask cluster): one task per
+row of the grid (per column when the rows are CONTEXT_LIMIT, whose replays a sweep shares along its
+axis), each a sweep of its own on a worker. The cells are those of the sweep in one process.
+
+What travels to a worker is the prepared conversation's messages and what was measured beside them
+(system prompt and tools, the token model, the log's recorded usage), and the strategy by name, so
+every task pickles; each worker measures the messages again.
+"""
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from .corpus.executors import stream
+from .errors import CompactionError
+from .history import History, prepare
+from .measures.cost import Prices
+from .settings import Settings
+from .strategies import Built, build
+
+
+@dataclasses.dataclass(frozen=True)
+class _Conversation:
+    messages: list
+    overhead: int
+    token_model: Any
+    calibration: Any
+    recorded: Any
+
+    def history(self) -> History:
+        prepared = prepare(self.messages)
+        return dataclasses.replace(prepared, overhead=self.overhead, token_model=self.token_model,
+                                   calibration=self.calibration, recorded=self.recorded)
+
+
+def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
+    return strategy if isinstance(strategy, str) else (strategy.spec.name, strategy.params)
+
+
+def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[int]], along: str,
+               base: Settings, measure: str, strategy: "str | tuple[str, dict]", window: int,
+               prices: Prices) -> tuple[list[dict], int]:
+    """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
+    many replays they took."""
+    import tempfile
+
+    from .sweep import SweepStore, sweep
+
+    step = strategy if isinstance(strategy, str) else build(*strategy)
+    with tempfile.TemporaryDirectory(prefix="compaction-sweep-") as folder:
+        result = sweep(conversation.history(), across, (along, [value]), base, measure, strategy=step,
+                       model_window_tokens=window, store=SweepStore(folder), prices=prices)
+    return result.cells[0], result.replays
+
+
+def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
+                 measure: str, strategy: "str | Built", window: int, prices: Prices, executor,
+                 progress: Callable[[int, int], None] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> tuple[list[list[dict]], int]:
+    """(cells[row][column], replays) of the grid x by y, one line per task."""
+    by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
+    across, (along, values) = (y, x) if by_columns else (x, y)
+    conversation = _Conversation(prepared.originals, prepared.overhead, prepared.token_model,
+                                 prepared.calibration, prepared.recorded)
+    lines: list[list[dict] | None] = [None] * len(values)
+    replays = 0
+
+    def cells_done(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done * len(across[1]), total * len(across[1]))
+
+    for position, outcome in stream(sweep_line, values, (conversation, across, along, base, measure,
+                                                         _strategy(strategy), window, prices),
+                                    executor, lambda value, error: error, cells_done, cancelled):
+        if isinstance(outcome, BaseException):
+            raise CompactionError(f"the sweep failed on a worker ({along} {values[position]:,}): {outcome}")
+        lines[position], line_replays = outcome
+        replays += line_replays
+    if any(line is None for line in lines):
+        raise CompactionError("the sweep was cancelled")
+    cells = [list(row) for row in zip(*lines, strict=True)] if by_columns else lines
+    return cells, replays
