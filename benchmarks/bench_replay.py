@@ -18,13 +18,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from compaction import OutputStore  # noqa: E402
+from compaction.corpus.executors import open_executor  # noqa: E402
 from compaction.generate import generate  # noqa: E402
 from compaction.replay import replay  # noqa: E402
 from compaction.strategies import REGISTRY  # noqa: E402
 from compaction.sweep import sweep  # noqa: E402
 
-LIMITS = [5_000, 10_000, 15_000, 20_000, 30_000, 40_000, 50_000, 75_000, 100_000, 200_000]
-KEEP = [0, 1, 2, 3, 4, 5, 7, 10, 15, 20]
+# Tune's own default grid (dashboard/timeline.DEFAULT_AXES): the tutorial's defaults among ten values each
+LIMITS = list(range(10_000, 100_001, 10_000))
+KEEP = list(range(1, 11))
 
 
 def best(fn, repeat: int) -> tuple[float, object]:
@@ -46,6 +48,13 @@ def report(label: str, rows: list[tuple[int, float, str]]) -> None:
         previous = (turns, seconds)
 
 
+def raw_side(totals: dict) -> str:
+    """The uncompacted side; it stops at the call that first overflows the window."""
+    stop = totals["raw_stop_call"]
+    until = "" if stop is None else f" before it overflows at call {stop:,}"
+    return f", uncompacted {totals['raw_tokens_sent']:,}{until}"
+
+
 def bench_replays(sizes: list[int], strategies: list[str], repeat: int) -> None:
     sessions = {n: generate("realistic", turns=n, seed=7) for n in sizes}
     for strategy in strategies:
@@ -58,19 +67,21 @@ def bench_replays(sizes: list[int], strategies: list[str], repeat: int) -> None:
             totals = result.totals
             rows.append((n, seconds, f"{totals['calls']:,} calls, {totals['summaries']} summaries, "
                          f"{totals['reactive']} reactive, peak {totals['peak_tokens']:,} tokens, "
-                         f"sent {totals['tokens_sent']:,} vs {totals['raw_tokens_sent']:,} tokens"))
+                         f"sent {totals['tokens_sent']:,} tokens{raw_side(totals)}"))
         report(f"replay, strategy {strategy}, default settings, model window 200,000 tokens", rows)
 
 
-def bench_sweeps(sizes: list[int], repeat: int) -> None:
-    rows = []
-    for n in sizes:
-        session = generate("realistic", turns=n, seed=7)
-        seconds, result = best(lambda session=session: sweep(session, ("context_limit", LIMITS),
-                                                             ("keep_recent", KEEP)), repeat)
-        rows.append((n, seconds, f"{result.replays} replays for 100 cells, "
-                     f"{seconds / result.replays * 1000:.0f} ms per replay"))
-    report("sweep, 10 x 10 (CONTEXT_LIMIT x KEEP_RECENT), pipeline", rows)
+def bench_sweeps(sizes: list[int], repeat: int, workers: int) -> None:
+    for count in sorted({1, workers}):
+        rows = []
+        with open_executor(count) as executor:
+            for n in sizes:
+                session = generate("realistic", turns=n, seed=7)
+                seconds, result = best(lambda session=session: sweep(
+                    session, ("context_limit", LIMITS), ("keep_recent", KEEP), executor=executor), repeat)
+                rows.append((n, seconds, f"{result.replays} replays for 100 cells, "
+                             f"{seconds / result.replays * 1000:.0f} ms per replay"))
+        report(f"sweep, 10 x 10 (CONTEXT_LIMIT x KEEP_RECENT), pipeline, {count} process(es)", rows)
 
 
 def main() -> None:
@@ -80,10 +91,11 @@ def main() -> None:
     parser.add_argument("--strategies", default="pipeline,masking,summary_keep_last",
                         help="names from `python -m compaction strategies`, comma-separated, or all")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2, help="worker processes for the sweeps (1 = this one)")
     args = parser.parse_args()
     strategies = list(REGISTRY) if args.strategies == "all" else args.strategies.split(",")
     bench_replays([int(s) for s in args.sizes.split(",")], strategies, args.repeat)
-    bench_sweeps([int(s) for s in args.sweep_sizes.split(",")], max(1, args.repeat - 1))
+    bench_sweeps([int(s) for s in args.sweep_sizes.split(",")], max(1, args.repeat - 1), args.workers)
 
 
 if __name__ == "__main__":
