@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from compaction.corpus import CorpusResult, Job, SessionFile, analyse, discover, unpack_sessions
-from compaction.corpus.files import checked_path, with_refused
+from compaction.corpus.files import checked_path, inside_any, with_refused
 from compaction.errors import CompactionError
 
 from . import loading, state
@@ -23,6 +23,7 @@ from .corpus_tables import suggested_projects_folder
 
 ROWS, SWEEP = "rows", "sweep"
 FOLDER_KEY = "sessions_folder"
+ALLOWED_FOLDERS_ENV = "COMPACTION_SESSION_FOLDERS"
 WORKERS_KEY = "sessions_workers"
 SCHEDULER_KEY = "sessions_scheduler"
 _SOURCE = "_corpus_source"
@@ -47,8 +48,13 @@ def default_workers() -> int:
 
 
 def claude_projects() -> Path | None:
-    """~/.claude/projects, offered with one click when the browser is on this machine."""
-    return suggested_projects_folder(Path.home(), st.context.ip_address)
+    """~/.claude/projects, offered with one click when the browser is on this machine and the folder is
+    one this server may read."""
+    folder = suggested_projects_folder(Path.home(), st.context.ip_address)
+    allowed = allowed_folders()
+    if folder is None or allowed is None:
+        return folder
+    return folder if inside_any(folder, allowed) else None
 
 
 def source() -> CorpusSource | None:
@@ -61,11 +67,21 @@ def _open_source(new: CorpusSource) -> None:
     st.session_state[_SOURCE] = new
 
 
+def allowed_folders() -> list[Path] | None:
+    """The folders a typed path must lie in, from COMPACTION_SESSION_FOLDERS (separated by the system's
+    path separator; empty: no folder at all, only uploads). Unset: any folder the server can read, which
+    suits the app on one's own machine; set it when others reach the server."""
+    value = os.environ.get(ALLOWED_FOLDERS_ENV)
+    if value is None:
+        return None
+    return [Path(part).expanduser() for part in value.split(os.pathsep) if part.strip()]
+
+
 def use_folder(text: str) -> None:
-    """Open a folder typed by the user; ConversationError when it is not a folder."""
+    """Open a folder typed by the user; ConversationError when it is not a folder or not allowed."""
     from compaction.corpus import corpus_root
 
-    _open_source(CorpusSource(text.strip(), str(corpus_root(text.strip()))))
+    _open_source(CorpusSource(text.strip(), str(corpus_root(text.strip(), allowed_folders()))))
     request(ROWS)
 
 

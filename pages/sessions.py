@@ -43,10 +43,17 @@ with folder_tab:
     if suggestion is not None:
         st.button(f"Use my Claude Code sessions ({suggestion})", key="sessions_use_claude", icon=":material/history:",
                   on_click=lambda: st.session_state.update({corpus_state.FOLDER_KEY: str(suggestion)}))
+    allowed = corpus_state.allowed_folders()
+    if allowed == []:
+        st.info("This server reads no folders of its own: upload a .zip of sessions instead.", icon=":material/info:")
+    elif allowed is not None:
+        st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in allowed))
     folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder="/home/me/.claude/projects",
+                           disabled=allowed == [],
                            help="Every .jsonl, .json and .traj file under it is a session. Nothing outside it is "
                                 "read: links pointing out of it are listed as refused.")
-    if st.button("Read this folder", key="sessions_read", type="primary", icon=":material/folder_open:"):
+    if st.button("Read this folder", key="sessions_read", type="primary", icon=":material/folder_open:",
+                 disabled=allowed == []):
         try:
             corpus_state.use_folder(folder)
         except CompactionError as error:

@@ -46,14 +46,20 @@ def project_of(relative: str, root_name: str) -> str:
     return parts[-1] if parts else root_name
 
 
-def corpus_root(folder: str | Path) -> Path:
-    """The folder resolved; ConversationError when it does not exist or is not a folder."""
+def corpus_root(folder: str | Path, allowed: "list[Path] | None" = None) -> Path:
+    """The folder resolved; ConversationError when it does not exist, is not a folder, or (when
+    `allowed` is given) is not inside one of the `allowed` folders, links resolved first."""
     path = Path(folder).expanduser()
     if not path.exists():
         raise ConversationError("no such folder", where=str(folder))
     if not path.is_dir():
         raise ConversationError("is not a folder", where=str(folder))
-    return path.resolve()
+    root = path.resolve()
+    if allowed is not None and not inside_any(root, allowed):
+        places = ", ".join(str(base) for base in allowed) or "none (only uploaded .zip files)"
+        raise ConversationError(f"outside the folders this server reads sessions from: {places}",
+                                where=str(folder))
+    return root
 
 
 def discover(folder: str | Path) -> list[SessionFile]:
@@ -92,6 +98,12 @@ def checked_path(item: SessionFile) -> Path:
     if not _within(Path(item.root), real):
         raise ConversationError("a symbolic link to a file outside the corpus folder; not read", where=item.relative)
     return real
+
+
+def inside_any(path: Path, folders: "list[Path]") -> bool:
+    """Whether `path` is one of `folders` or lies under one, with every link resolved."""
+    real = Path(os.path.realpath(path))
+    return any(_within(Path(os.path.realpath(folder)), real) for folder in folders)
 
 
 def _inside(root: Path, path: Path) -> bool:

@@ -46,6 +46,26 @@ def test_a_folder_gives_one_row_per_session_and_the_corrupt_file_its_error(sessi
     assert metrics(sessions)["Sessions"] == "7" and metrics(sessions)["Could not be read"] == "1"
 
 
+def test_a_server_confined_to_some_folders_refuses_others_by_name(corpus, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPACTION_SESSION_FOLDERS", str(tmp_path))
+    at = read_folder(open_page(start_app(), "sessions"), corpus)
+    assert not at.exception
+    assert any("outside the folders this server reads sessions from" in error.value
+               and str(corpus) in error.value for error in at.error)
+    assert not [frame for frame in at.dataframe if "session" in frame.value.columns]
+    monkeypatch.setenv("COMPACTION_SESSION_FOLDERS", str(corpus.parent))
+    at = read_folder(open_page(start_app(), "sessions"), corpus)
+    assert len(table(at)) == 7
+
+
+def test_a_server_without_folders_offers_only_uploads(monkeypatch):
+    monkeypatch.setenv("COMPACTION_SESSION_FOLDERS", "")
+    at = open_page(start_app(), "sessions")
+    assert not at.exception
+    assert at.text_input(key="sessions_folder").disabled and at.button(key="sessions_read").disabled
+    assert any("upload a .zip" in info.value for info in at.info)
+
+
 def test_filters_and_search_narrow_the_table(sessions):
     sessions.checkbox(key="sessions_only_errors").check().run()
     assert list(table(sessions)["path"]) == [CORRUPT_NAME]

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from compaction.corpus import Job, discover, session_row
-from compaction.corpus.files import SessionFile, checked_path, project_of
+from compaction.corpus.files import SessionFile, checked_path, corpus_root, project_of
 from compaction.errors import ConversationError
 
 MESSAGES = '[{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}]'
@@ -30,6 +30,24 @@ def test_a_missing_folder_or_a_file_is_named():
         discover("/no/such/corpus")
     with pytest.raises(ConversationError, match="is not a folder"):
         discover(__file__)
+
+
+def test_a_server_can_confine_folders_to_the_ones_it_allows(tmp_path):
+    allowed, elsewhere = tmp_path / "shared" / "sessions", tmp_path / "private"
+    (allowed / "team").mkdir(parents=True)
+    elsewhere.mkdir()
+    assert corpus_root(allowed / "team", [allowed]) == (allowed / "team").resolve()
+    assert corpus_root(allowed, [allowed]) == allowed.resolve()
+    with pytest.raises(ConversationError, match=r"outside the folders this server reads sessions from: .*shared"):
+        corpus_root(elsewhere, [allowed])
+    with pytest.raises(ConversationError, match="outside"):  # climbing out with .. is resolved first
+        corpus_root(allowed / ".." / ".." / "private", [allowed])
+    (allowed / "link").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(ConversationError, match="outside"):  # so is a link inside pointing out
+        corpus_root(allowed / "link", [allowed])
+    with pytest.raises(ConversationError, match=r"only uploaded \.zip files"):
+        corpus_root(allowed, [])
+    assert corpus_root(elsewhere) == elsewhere.resolve()  # no list: any folder
 
 
 @pytest.mark.parametrize(("relative", "root", "project"), [
