@@ -119,6 +119,9 @@ def replay_table(result: ReplayResult) -> str:
     lines += ["", f"calls {totals['calls']:,}, summaries {totals['summaries']:,}, reactive {totals['reactive']:,}, "
               f"compact tool {totals['compact_tool']:,}"]
     lines += [line for line in totals_lines(totals) if line]
+    if totals["reactive"]:  # the window, not the settings, compacted: say which flag moves it
+        lines.append(f"the model window ({totals['model_window_tokens']:,} tokens) was reached: reactive compaction "
+                     f"ran {totals['reactive']:,} time(s) whatever the settings (--model-window sets the window)")
     return "\n".join(lines)
 
 

@@ -76,6 +76,16 @@ def test_replay_table_and_options(main, session_file, capsys, tmp_path):
     assert list((store / "transcripts").glob("*.jsonl"))  # the reactive compactions' transcripts
 
 
+def test_replay_says_when_the_model_window_compacted_whatever_the_settings(main, session_file, capsys):
+    off = ["--context-limit", "100000000", "--keep-recent", "100000", "--max-messages", "1000000"]
+    assert main(["replay", str(session_file), *off, "--model-window", "2000"]) == 0  # far below the 40 turns
+    out = capsys.readouterr().out
+    assert "the model window (2,000 tokens) was reached: reactive compaction ran" in out
+    assert "--model-window sets the window" in out
+    assert main(["replay", str(session_file), *off, "--model-window", "10000000"]) == 0
+    assert "was reached" not in capsys.readouterr().out
+
+
 def test_sweep_json(main, session_file, capsys):
     assert main(["sweep", str(session_file), "--x", "context_limit=5000,20000,100000", "--y", "keep-recent=1,3",
                  "--measure", "summaries", "--json"]) == 0
