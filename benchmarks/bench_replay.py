@@ -3,13 +3,16 @@
     .venv/bin/python benchmarks/bench_replay.py [--sizes 100,1000,10000] [--sweep-sizes 100,500,1000]
                                                 [--strategies pipeline,masking,summary_keep_last|all] [--repeat 3]
 
-Sessions are `generate("realistic", turns=N, seed=7)` (one model call per turn). Per size: seconds
-(best of --repeat; prepare included, since a page replays a freshly loaded file), microseconds per
-turn, and the growth ratio: time ratio / size ratio against the previous size (1.0 = linear).
+Sessions are `generate("realistic", turns=N, seed=7)` (one model call per turn), written to a JSON file
+first: a replay starts from the conversation `load_conversation` read from it (as the Replay page does
+with a loaded file; prepare included), and the notes give the load from the bytes on disk beside it.
+Per size: seconds (best of --repeat), microseconds per turn, and the growth ratio: time ratio / size
+ratio against the previous size (1.0 = linear).
 The sweep is a 10 x 10 grid of CONTEXT_LIMIT x KEEP_RECENT with the offline summariser.
 """
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -20,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from compaction import OutputStore  # noqa: E402
 from compaction.corpus.executors import open_executor  # noqa: E402
 from compaction.generate import generate  # noqa: E402
+from compaction.importers import load_conversation  # noqa: E402
 from compaction.replay import replay  # noqa: E402
 from compaction.strategies import REGISTRY  # noqa: E402
 from compaction.sweep import sweep  # noqa: E402
@@ -56,19 +60,26 @@ def raw_side(totals: dict) -> str:
 
 
 def bench_replays(sizes: list[int], strategies: list[str], repeat: int) -> None:
-    sessions = {n: generate("realistic", turns=n, seed=7) for n in sizes}
-    for strategy in strategies:
-        rows = []
+    with tempfile.TemporaryDirectory() as files:
+        loaded = {}
         for n in sizes:
-            with tempfile.TemporaryDirectory() as root:
-                seconds, result = best(lambda n=n, root=root, strategy=strategy: replay(
-                    sessions[n], store=OutputStore(root),
-                    strategy=strategy), repeat)
-            totals = result.totals
-            rows.append((n, seconds, f"{totals['calls']:,} calls, {totals['summaries']} summaries, "
-                         f"{totals['reactive']} reactive, peak {totals['peak_tokens']:,} tokens, "
-                         f"sent {totals['tokens_sent']:,} tokens{raw_side(totals)}"))
-        report(f"replay, strategy {strategy}, default settings, model window 200,000 tokens", rows)
+            path = Path(files, f"session-{n}.json")
+            path.write_text(json.dumps(generate("realistic", turns=n, seed=7)), encoding="utf-8")
+            seconds, conversation = best(lambda path=path: load_conversation(path), repeat)
+            loaded[n] = (conversation, seconds, path.stat().st_size / 1e6)
+        for strategy in strategies:
+            rows = []
+            for n in sizes:
+                conversation, load_seconds, megabytes = loaded[n]
+                with tempfile.TemporaryDirectory() as root:
+                    seconds, result = best(lambda c=conversation, root=root, strategy=strategy: replay(
+                        c, store=OutputStore(root), strategy=strategy), repeat)
+                totals = result.totals
+                rows.append((n, seconds, f"{totals['calls']:,} calls, {totals['summaries']} summaries, "
+                             f"{totals['reactive']} reactive, peak {totals['peak_tokens']:,} tokens, "
+                             f"sent {totals['tokens_sent']:,} tokens{raw_side(totals)}; "
+                             f"loading its {megabytes:.1f} MB file before: {load_seconds:.3f} s"))
+            report(f"replay, strategy {strategy}, default settings, model window 200,000 tokens", rows)
 
 
 def bench_sweeps(sizes: list[int], repeat: int, workers: int) -> None:
