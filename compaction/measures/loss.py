@@ -69,17 +69,27 @@ class SentView:
             self._made = found
         return self._made
 
-    def holds(self, text: str, places: list[tuple[int, int]]) -> bool:
+    def holds(self, text: str, places) -> bool:
         """Whether `text`, found at `places` (newest first) of the original, is still sent."""
-        return any(self._at(text, origin, block) for origin, block in places) \
-            or any(text in made for made in self.made_texts())
+        history = self.history
+        messages, originals, position_of = history.messages, history.originals, self.position
+        for origin, block in places:
+            position = position_of(origin)
+            # an untouched message holds it (the usual case, checked here without a call)
+            if position is not None and (messages[position] is originals[origin]
+                                         or self._at(text, origin, block, position)):
+                return True
+        return any(text in made for made in self.made_texts())
 
-    def holds_term(self, index: TermIndex, term: str, before: int) -> bool:
-        """Whether a term seen before message `before` is still sent; walks whichever is shorter: the
-        term's earlier occurrences, or this history's messages."""
+    def holds_term(self, index: TermIndex, term: str, before: int, count: int | None = None) -> bool:
+        """Whether a term seen before message `before` (`count` times, if known) is still sent; walks
+        whichever is shorter: the term's earlier occurrences, or this history's messages."""
         origins = self.history.origins
-        if index.count_before(term, before) <= len(origins):
-            return self.holds(term, index.earlier(term, before))
+        if count is None:
+            count = index.count_before(term, before)
+        if count <= len(origins):
+            places = index.occurrences.get(term, ())
+            return self.holds(term, (places[i] for i in range(count - 1, -1, -1)))
         blocks_of = index.by_message(term)
         for position in range(len(origins) - 1, -1, -1):
             origin = origins[position]
@@ -106,8 +116,12 @@ class SentView:
 
 def blind_references(index: TermIndex, response: int, sent: SentView) -> tuple[str, ...]:
     """The terms the response at `response` uses that appeared earlier but are no longer sent."""
-    return tuple(sorted(term for term in index.response_terms.get(response, ())
-                        if index.count_before(term, response) and not sent.holds_term(index, term, response)))
+    blind = []
+    for term in index.response_terms.get(response, ()):
+        count = index.count_before(term, response)
+        if count and not sent.holds_term(index, term, response, count):
+            blind.append(term)
+    return tuple(sorted(blind))
 
 
 @dataclass(frozen=True)
