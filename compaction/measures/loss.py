@@ -48,6 +48,7 @@ class SentView:
         self.history = history
         self._made: list[str] | None = None
         self._positions: dict | None = None
+        self._before: dict[int, tuple[set[int], list[tuple[int, int]]]] = {}
 
     def position(self, origin: int) -> int | None:
         """Where the original message `origin` sits in this history, or None."""
@@ -91,12 +92,31 @@ class SentView:
             places = index.occurrences.get(term, ())
             return self.holds(term, (places[i] for i in range(count - 1, -1, -1)))
         blocks_of = index.by_message(term)
-        for position in range(len(origins) - 1, -1, -1):
-            origin = origins[position]
-            if origin is not None and origin < before and origin in blocks_of \
-                    and any(self._at(term, origin, block, position) for block in blocks_of[origin]):
+        untouched, changed = self._sent_before(before)
+        if not blocks_of.keys().isdisjoint(untouched):  # an untouched message that holds it is still sent
+            return True
+        for position, origin in changed:
+            if origin in blocks_of and any(self._at(term, origin, block, position) for block in blocks_of[origin]):
                 return True
         return any(term in made for made in self.made_texts())
+
+    def _sent_before(self, before: int) -> tuple[set[int], list[tuple[int, int]]]:
+        """(origins of the untouched messages, (position, origin) of the changed ones) among this
+        history's messages from before message `before`; found once per view, then every term of the
+        response is a set operation instead of a walk over the history."""
+        found = self._before.get(before)
+        if found is None:
+            history = self.history
+            messages, originals = history.messages, history.originals
+            untouched, changed = set(), []
+            for position, origin in enumerate(history.origins):
+                if origin is not None and origin < before:
+                    if messages[position] is originals[origin]:
+                        untouched.add(origin)
+                    else:
+                        changed.append((position, origin))
+            found = self._before[before] = (untouched, changed)
+        return found
 
     def _at(self, text: str, origin: int, block: int, position: int | None = None) -> bool:
         """Whether `text`, found in block `block` of original message `origin`, is still sent there."""
