@@ -56,10 +56,14 @@ class History:
     # indexes of the prepared conversation built on first use (measures/meter.py), shared likewise;
     # filling one twice from two threads gives the same value, so no lock is needed
     shared: dict = field(default_factory=dict, repr=False)
+    # list_size(sizes), worked out on first use: a replay asks for it several times per call
+    _size: int | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def size(self) -> int:
-        return list_size(self.sizes)
+        if self._size is None:
+            self._size = list_size(self.sizes)
+        return self._size
 
     @property
     def context_size(self) -> int:
@@ -98,12 +102,13 @@ class History:
         return cached
 
     def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
-        """A new history sharing this one's index and caches."""
-        return History(messages, sizes, origins, self.tool_names, self.originals, self.result_blocks,
-                       overhead=self.overhead, token_model=self.token_model, calibration=self.calibration,
-                       recorded=self.recorded,
-                       content_repr=self.content_repr, persisted_cache=self.persisted_cache, memo=self.memo,
-                       shared=self.shared)
+        """A new history sharing this one's index and caches. Copies the attributes instead of calling
+        __init__ with all seventeen: a replay derives several histories per call."""
+        derived = object.__new__(History)
+        attributes = self.__dict__.copy()
+        attributes.update(messages=messages, sizes=sizes, origins=origins, _pair_problems=None, _size=None)
+        derived.__dict__ = attributes
+        return derived
 
     def tool_name(self, tool_use_id: Any, origin: int | None = None) -> str:
         return self.tool_names.name(tool_use_id, origin)

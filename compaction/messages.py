@@ -36,12 +36,21 @@ def tool_result_positions(message: Message) -> tuple[int, ...]:
     return tuple(j for j, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "tool_result")
 
 
+def _has_block(message: Message, role: str, kind: str) -> bool:
+    """Whether a `role` message holds a dict block of type `kind`; stops at the first one, building no
+    list (snip asks this at every call of a replay)."""
+    if not isinstance(message, dict) or message.get("role") != role:
+        return False
+    content = message.get("content")
+    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == kind for b in content)
+
+
 def has_tool_use(message: Message) -> bool:
-    return bool(tool_uses(message))
+    return _has_block(message, "assistant", "tool_use")
 
 
 def has_tool_result(message: Message) -> bool:
-    return bool(tool_results(message))
+    return _has_block(message, "user", "tool_result")
 
 
 def content_chars(content: Any) -> int:

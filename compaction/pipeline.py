@@ -3,7 +3,7 @@
 
 from dataclasses import dataclass, field
 
-from .events import PersistedOutput, Placeholder, SnippedRange, SummaryEvent
+from .events import LayerResult, PersistedOutput, Placeholder, SnippedRange, SummaryEvent
 from .history import History, prepare
 from .layers.micro import micro_compact
 from .layers.persist import tool_result_budget
@@ -85,6 +85,29 @@ def l4_reason(history: History, settings: Settings) -> tuple[bool, str]:
     return False, f"{size:,} characters after L2 <= CONTEXT_LIMIT {settings.context_limit:,}"
 
 
+@dataclass
+class LayerRun:
+    """Each layer's output of one run, before any Stage is built: the replay's step reads these at
+    every call and needs neither the stages nor the text of an L4 that did not fire."""
+
+    after_l3: LayerResult
+    after_l1: LayerResult
+    after_l2: LayerResult
+    after_l4: LayerResult | None  # None when the history after L2 was within CONTEXT_LIMIT
+
+
+def run_layers(history: History, settings: Settings, store: OutputStore,
+               summarizer: Summarizer | None) -> LayerRun:
+    """L3 -> L1 -> L2 -> (L4) on a prepared history."""
+    after_l3 = tool_result_budget(history, settings, store)
+    after_l1 = snip_compact(after_l3.history, settings)
+    after_l2 = micro_compact(after_l1.history, settings)
+    after_l4 = None
+    if after_l2.history.size > settings.context_limit:
+        after_l4 = compact_history(after_l2.history, summarizer, store, l4_reason(after_l2.history, settings)[1])
+    return LayerRun(after_l3, after_l1, after_l2, after_l4)
+
+
 def run_pipeline(conversation, settings: Settings | None = None, store: OutputStore | None = None,
                  summarizer: Summarizer | None = None, check: bool = True) -> PipelineResult:
     """Run L3 -> L1 -> L2 -> (L4) on a message list, a Conversation or a prepared History.
@@ -95,24 +118,16 @@ def run_pipeline(conversation, settings: Settings | None = None, store: OutputSt
     settings = settings or DEFAULTS
     history = prepare(conversation)
     store = store or OutputStore.temporary()
-    result = PipelineResult(settings, [Stage("input", history)])
-    after_l3 = tool_result_budget(history, settings, store)
-    result.persisted = after_l3.events
-    result.stages.append(Stage("L3", after_l3.history))
-    after_l1 = snip_compact(after_l3.history, settings)
-    result.snipped = after_l1.events
-    result.stages.append(Stage("L1", after_l1.history))
-    after_l2 = micro_compact(after_l1.history, settings)
-    result.placeholders = after_l2.events
-    result.stages.append(Stage("L2", after_l2.history))
-    fire, reason = l4_reason(after_l2.history, settings)
-    if fire:
-        after_l4 = compact_history(after_l2.history, summarizer, store, reason)
-        result.summary = after_l4.events[0]
-        result.stages.append(Stage("L4", after_l4.history, triggered=True))
+    run = run_layers(history, settings, store, summarizer)
+    result = PipelineResult(settings, [Stage("input", history), Stage("L3", run.after_l3.history),
+                                       Stage("L1", run.after_l1.history), Stage("L2", run.after_l2.history)],
+                            run.after_l3.events, run.after_l1.events, run.after_l2.events)
+    if run.after_l4 is not None:
+        result.summary = run.after_l4.events[0]
+        result.stages.append(Stage("L4", run.after_l4.history, triggered=True))
     else:
-        result.summary = SummaryEvent(False, reason)
-        result.stages.append(Stage("L4", after_l2.history, triggered=False))
+        result.summary = SummaryEvent(False, l4_reason(run.after_l2.history, settings)[1])
+        result.stages.append(Stage("L4", run.after_l2.history, triggered=False))
     if check:
         result.problems = result.final.history.pair_problems()
     return result

@@ -4,10 +4,12 @@ axis), each a sweep of its own on a worker. The cells are those of the sweep in 
 
 What travels to a worker is the prepared conversation's messages and what was measured beside them
 (system prompt and tools, the token model, the log's recorded usage), and the strategy by name, so
-every task pickles; each worker measures the messages again.
+every task pickles; each worker measures the messages again, once per sweep: it keeps the last
+conversation it prepared (its sizes, term index and caches) for the sweep's other lines.
 """
 
 import dataclasses
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +20,9 @@ from .measures.cost import Prices
 from .settings import Settings
 from .strategies import Built, build
 
+# On a worker: the conversation of the sweep it last served, prepared once for all that sweep's lines
+_PREPARED: dict[str, History] = {}
+
 
 @dataclasses.dataclass(frozen=True)
 class _Conversation:
@@ -26,11 +31,18 @@ class _Conversation:
     token_model: Any
     calibration: Any
     recorded: Any
+    key: str = ""  # names one sweep's conversation; empty: prepared afresh
 
     def history(self) -> History:
-        prepared = prepare(self.messages)
-        return dataclasses.replace(prepared, overhead=self.overhead, token_model=self.token_model,
-                                   calibration=self.calibration, recorded=self.recorded)
+        found = _PREPARED.get(self.key) if self.key else None
+        if found is None:
+            prepared = prepare(self.messages)
+            found = dataclasses.replace(prepared, overhead=self.overhead, token_model=self.token_model,
+                                        calibration=self.calibration, recorded=self.recorded)
+            if self.key:
+                _PREPARED.clear()  # one conversation at a time: a worker serves one sweep after another
+                _PREPARED[self.key] = found
+        return found
 
 
 def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
@@ -61,7 +73,7 @@ def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list
     by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
     across, (along, values) = (y, x) if by_columns else (x, y)
     conversation = _Conversation(prepared.originals, prepared.overhead, prepared.token_model,
-                                 prepared.calibration, prepared.recorded)
+                                 prepared.calibration, prepared.recorded, uuid.uuid4().hex)
     lines: list[list[dict] | None] = [None] * len(values)
     replays = 0
 

@@ -57,9 +57,16 @@ class ToolNames:
     def __init__(self, messages: list[Message]):
         self._messages = messages
         self._all: dict[str, str] | None = None
+        self._named: dict[tuple[str, int | None], str] = {}  # answers so far: L2 names a result at every replay
 
     def name(self, tool_use_id: Any, origin: int | None = None) -> str:
         wanted = str(tool_use_id)
+        known = self._named.get((wanted, origin))
+        if known is None:
+            known = self._named[wanted, origin] = self._look_up(wanted, origin)
+        return known
+
+    def _look_up(self, wanted: str, origin: int | None) -> str:
         if origin is not None and 0 < origin <= len(self._messages):
             for use in tool_uses(self._messages[origin - 1]):
                 if str(use.get("id")) == wanted:

@@ -7,9 +7,9 @@ which every older long result was already replaced, so a call looks only at what
 """
 
 from ..events import LayerResult, Placeholder
-from ..history import History, content_repr_len, prepare, result_positions
+from ..history import History, content_repr_len, prepare
 from ..markers import PLACEHOLDER
-from ..messages import content_chars
+from ..messages import content_chars, tool_result_positions
 from ..settings import DEFAULTS, Settings
 
 
@@ -20,21 +20,22 @@ def micro_compact(conversation, settings: Settings = DEFAULTS, placeholder: str 
     messages = history.messages
     changes: dict[int, dict[int, dict]] = {}
     events = []
+    keep, minimum = settings.keep_recent, settings.min_placeholder_chars
     seen = 0
-    for position, j in _results_newest_first(history):
+    for position, j, untouched in _results_newest_first(history):
         seen += 1
-        if seen <= settings.keep_recent:
+        if seen <= keep:
             continue
         block = messages[position]["content"][j]
-        if block.get("content") == placeholder and not history.is_original(position):
+        if not untouched and block.get("content") == placeholder:
             break  # replaced by an earlier run: every older one was handled then
         chars = content_chars(block.get("content", ""))
-        if chars <= settings.min_placeholder_chars:
+        if chars <= minimum:
             continue
         changes.setdefault(position, {})[j] = {**block, "content": placeholder}
         tool_use_id = str(block.get("tool_use_id", ""))
-        events.append(Placeholder(history.origins[position], tool_use_id, history.tool_name(tool_use_id, history.origins[position]),
-                                  chars, placeholder))
+        origin = history.origins[position]
+        events.append(Placeholder(origin, tool_use_id, history.tool_name(tool_use_id, origin), chars, placeholder))
     if not changes:
         return LayerResult(history)
     events.reverse()  # oldest first, as they sit in the history
@@ -50,6 +51,13 @@ def micro_compact(conversation, settings: Settings = DEFAULTS, placeholder: str 
 
 
 def _results_newest_first(history: History):
-    for position in range(len(history.messages) - 1, -1, -1):
-        for j in reversed(result_positions(history, position)):
-            yield position, j
+    """(position, block, whether the message is the original's) of each tool result, newest first.
+    history.is_original and result_positions inlined: this walk runs at every call of a replay."""
+    messages, origins, originals = history.messages, history.origins, history.originals
+    positions_of = history.result_blocks.positions
+    for position in range(len(messages) - 1, -1, -1):
+        origin = origins[position]
+        message = messages[position]
+        untouched = origin is not None and message is originals[origin]
+        for j in reversed(positions_of(origin) if untouched else tool_result_positions(message)):
+            yield position, j, untouched

@@ -48,6 +48,7 @@ class SentView:
         self.history = history
         self._made: list[str] | None = None
         self._positions: dict | None = None
+        self._before: dict[int, tuple[set[int], list[tuple[int, int]]]] = {}
 
     def position(self, origin: int) -> int | None:
         """Where the original message `origin` sits in this history, or None."""
@@ -69,24 +70,53 @@ class SentView:
             self._made = found
         return self._made
 
-    def holds(self, text: str, places: list[tuple[int, int]]) -> bool:
+    def holds(self, text: str, places) -> bool:
         """Whether `text`, found at `places` (newest first) of the original, is still sent."""
-        return any(self._at(text, origin, block) for origin, block in places) \
-            or any(text in made for made in self.made_texts())
+        history = self.history
+        messages, originals, position_of = history.messages, history.originals, self.position
+        for origin, block in places:
+            position = position_of(origin)
+            # an untouched message holds it (the usual case, checked here without a call)
+            if position is not None and (messages[position] is originals[origin]
+                                         or self._at(text, origin, block, position)):
+                return True
+        return any(text in made for made in self.made_texts())
 
-    def holds_term(self, index: TermIndex, term: str, before: int) -> bool:
-        """Whether a term seen before message `before` is still sent; walks whichever is shorter: the
-        term's earlier occurrences, or this history's messages."""
+    def holds_term(self, index: TermIndex, term: str, before: int, count: int | None = None) -> bool:
+        """Whether a term seen before message `before` (`count` times, if known) is still sent; walks
+        whichever is shorter: the term's earlier occurrences, or this history's messages."""
         origins = self.history.origins
-        if index.count_before(term, before) <= len(origins):
-            return self.holds(term, index.earlier(term, before))
+        if count is None:
+            count = index.count_before(term, before)
+        if count <= len(origins):
+            places = index.occurrences.get(term, ())
+            return self.holds(term, (places[i] for i in range(count - 1, -1, -1)))
         blocks_of = index.by_message(term)
-        for position in range(len(origins) - 1, -1, -1):
-            origin = origins[position]
-            if origin is not None and origin < before and origin in blocks_of \
-                    and any(self._at(term, origin, block, position) for block in blocks_of[origin]):
+        untouched, changed = self._sent_before(before)
+        if not blocks_of.keys().isdisjoint(untouched):  # an untouched message that holds it is still sent
+            return True
+        for position, origin in changed:
+            if origin in blocks_of and any(self._at(term, origin, block, position) for block in blocks_of[origin]):
                 return True
         return any(term in made for made in self.made_texts())
+
+    def _sent_before(self, before: int) -> tuple[set[int], list[tuple[int, int]]]:
+        """(origins of the untouched messages, (position, origin) of the changed ones) among this
+        history's messages from before message `before`; found once per view, then every term of the
+        response is a set operation instead of a walk over the history."""
+        found = self._before.get(before)
+        if found is None:
+            history = self.history
+            messages, originals = history.messages, history.originals
+            untouched, changed = set(), []
+            for position, origin in enumerate(history.origins):
+                if origin is not None and origin < before:
+                    if messages[position] is originals[origin]:
+                        untouched.add(origin)
+                    else:
+                        changed.append((position, origin))
+            found = self._before[before] = (untouched, changed)
+        return found
 
     def _at(self, text: str, origin: int, block: int, position: int | None = None) -> bool:
         """Whether `text`, found in block `block` of original message `origin`, is still sent there."""
@@ -106,8 +136,12 @@ class SentView:
 
 def blind_references(index: TermIndex, response: int, sent: SentView) -> tuple[str, ...]:
     """The terms the response at `response` uses that appeared earlier but are no longer sent."""
-    return tuple(sorted(term for term in index.response_terms.get(response, ())
-                        if index.count_before(term, response) and not sent.holds_term(index, term, response)))
+    blind = []
+    for term in index.response_terms.get(response, ()):
+        count = index.count_before(term, response)
+        if count and not sent.holds_term(index, term, response, count):
+            blind.append(term)
+    return tuple(sorted(blind))
 
 
 @dataclass(frozen=True)

@@ -133,13 +133,17 @@ class TermIndex:
     def __init__(self, messages: list[dict]):
         occurrences: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self.response_terms: dict[int, frozenset[str]] = {}
+        by_text: dict[str, set[str]] = {}  # an output repeated in a session (a file read twice) is cut up once
         for index, message in enumerate(messages):
             said: set[str] = set()  # what a response uses: its text and its calls' inputs, not its thinking
             content = message.get("content")
             for position, text in message_blocks(message):
-                found = terms_in(text)
+                found = by_text.get(text)
+                if found is None:
+                    found = by_text[text] = terms_in(text)
+                place = (index, position)
                 for term in found:
-                    occurrences[term].append((index, position))
+                    occurrences[term].append(place)
                 if position == -1 or content[position].get("type") in ("text", "tool_use"):
                     said |= found
             if message.get("role") == "assistant":

@@ -17,7 +17,7 @@ from ..layers.micro import micro_compact
 from ..layers.reactive import nothing_to_summarize, reactive_cut
 from ..layers.summary import summarize_into
 from ..markers import KEEP_LAST_SUMMARY_PREFIX, MASK
-from ..pipeline import run_pipeline
+from ..pipeline import run_layers
 from ..settings import DEFAULTS, HELP, LIMITS, Settings
 from ..store import OutputStore
 from ..summarizers import Summarizer
@@ -29,14 +29,20 @@ TUTORIAL = Source("The s08_context_compact tutorial: its code and explanation (t
 
 
 def pipeline_step(history: History, settings: Settings, store: OutputStore, summarizer: Summarizer) -> Step:
-    result = run_pipeline(history, settings, store, summarizer, check=False)
-    acted = [stage.layer for before, stage in zip(result.stages, result.stages[1:], strict=False)
-             if stage.layer != "L4" and stage.history is not before.history]
-    events: list = [*result.persisted, *result.snipped, *result.placeholders]
-    if result.summary.triggered:
+    run = run_layers(history, settings, store or OutputStore.temporary(), summarizer)
+    acted = []
+    before = history
+    for layer, done in (("L3", run.after_l3), ("L1", run.after_l1), ("L2", run.after_l2)):
+        if done.history is not before:
+            acted.append(layer)
+        before = done.history
+    events: list = [*run.after_l3.events, *run.after_l1.events, *run.after_l2.events]
+    final = run.after_l2.history
+    if run.after_l4 is not None:
         acted.append("L4")
-        events.append(result.summary)
-    return Step(result.final.history, tuple(acted), tuple(events), result.stage("L2").history.size)
+        events.append(run.after_l4.events[0])
+        final = run.after_l4.history
+    return Step(final, tuple(acted), tuple(events), run.after_l2.history.size)
 
 
 @lru_cache(maxsize=64)

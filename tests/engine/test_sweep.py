@@ -87,3 +87,23 @@ def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
         transposed = sweep(session, axes[1], axes[0], executor=executor)
     assert spread.cells == here.cells and spread.replays == here.replays
     assert [list(row) for row in zip(*transposed.cells, strict=True)] == here.cells
+
+
+def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
+    from compaction.history import prepare
+    from compaction.measures.cost import DEFAULT_PRICES
+    from compaction.sweep_spread import _Conversation, sweep_line
+
+    prepared = prepare(generate("realistic", turns=30, seed=4))
+    fields = (prepared.originals, prepared.overhead, prepared.token_model, prepared.calibration, prepared.recorded)
+    first, again, other = _Conversation(*fields, "one"), _Conversation(*fields, "one"), _Conversation(*fields, "two")
+    line = sweep_line(2, first, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
+                      "peak_tokens", "pipeline", 200_000, DEFAULT_PRICES)
+    held = first.history()
+    assert again.history() is held and held.shared.get("terms") is not None  # built by the first line
+    assert sweep_line(2, again, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
+                      "peak_tokens", "pipeline", 200_000, DEFAULT_PRICES) == line
+    assert other.history() is not held and other.history().messages == prepared.originals
+    assert _Conversation(*fields).history() is not _Conversation(*fields).history()  # no key: afresh
+    here = sweep(prepared, ("context_limit", [3_000, 50_000]), ("keep_recent", [2]))
+    assert line == (here.cells[0], here.replays)
