@@ -7,6 +7,7 @@ helpers of cli.py are imported inside functions: cli.py imports this module.
 import argparse
 import re
 
+from . import cli_common
 from .errors import SettingsError
 from .measures.cost import Prices
 from .replay import MODEL_WINDOW_TOKENS, ReplayResult
@@ -35,18 +36,16 @@ def parse_axis(text: str, flag: str) -> tuple[str, list[int]]:
 
 
 def add_replay_commands(subparsers) -> None:
-    from .cli import add_input_flags, add_setting_flags
-
     replay = subparsers.add_parser("replay", help="replay a conversation through the agent loop, "
                                    "one record per model call")
-    add_input_flags(replay)
-    add_setting_flags(replay)
+    cli_common.add_input_flags(replay)
+    cli_common.add_setting_flags(replay)
     _add_loop_flags(replay)
     replay.set_defaults(handler=command_replay)
 
     sweep = subparsers.add_parser("sweep", help="replay over a grid of two settings and measure each cell")
-    add_input_flags(sweep)
-    add_setting_flags(sweep)
+    cli_common.add_input_flags(sweep)
+    cli_common.add_setting_flags(sweep)
     _add_loop_flags(sweep)
     sweep.add_argument("--x", required=True, metavar="SETTING=V1,V2,...",
                        help="the setting along the columns and its values, e.g. context_limit=20000,50000")
@@ -82,14 +81,13 @@ def prices_from(args: argparse.Namespace) -> Prices:
 
 
 def command_replay(args: argparse.Namespace) -> int:
-    from .cli import load, make_store, make_summarizer, settings_from
     from .replay import replay
 
-    settings = settings_from(args)
+    settings = cli_common.settings_from(args)
     strategy = strategy_from(args)  # a bad name or parameter stops before the file is read
-    conversation = load(args)
-    result = replay(conversation, settings, make_store(args), make_summarizer(args, settings), args.model_window,
-                    strategy, keep_histories=False, prices=prices_from(args))
+    conversation = cli_common.load(args)
+    result = replay(conversation, settings, cli_common.make_store(args), cli_common.make_summarizer(args, settings),
+                    args.model_window, strategy, keep_histories=False, prices=prices_from(args))
     data = result.as_dict()
     data["strategy"] = {"name": strategy.spec.name, "parameters": strategy.params}
     data["input"] = {"file": str(args.file), "format": conversation.format,
@@ -100,10 +98,8 @@ def command_replay(args: argparse.Namespace) -> int:
 
 def _emit(args: argparse.Namespace, data: dict, title: str, table: str) -> int:
     """One JSON object with --json, else a title line and a table."""
-    from .cli import write_json
-
     if args.json:
-        write_json(data, None)
+        cli_common.write_json(data, None)
     else:
         print(title)
         print(table)
@@ -154,7 +150,6 @@ def totals_lines(totals: dict) -> list[str]:
 
 
 def command_sweep(args: argparse.Namespace) -> int:
-    from .cli import load, settings_from
     from .corpus.executors import open_executor
     from .store import OutputStore
     from .sweep import sweep
@@ -163,9 +158,9 @@ def command_sweep(args: argparse.Namespace) -> int:
         raise SettingsError("a sweep replays the session once per cell; it uses the offline summariser only")
     x = parse_axis(args.x, "--x")
     y = parse_axis(args.y, "--y")
-    settings = settings_from(args)
+    settings = cli_common.settings_from(args)
     strategy = strategy_from(args)
-    conversation = load(args)
+    conversation = cli_common.load(args)
     store = OutputStore(args.store) if args.store else None
     with open_executor(args.workers, args.scheduler) as executor:
         result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,

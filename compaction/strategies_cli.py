@@ -5,6 +5,7 @@ replay and sweep share."""
 import argparse
 import textwrap
 
+from .cli_common import write_json
 from .strategies import REGISTRY, Built, build, lookup
 from .strategies.docs import render_markdown
 from .strategies.params import Param
@@ -35,8 +36,6 @@ def add_strategies_command(subparsers) -> None:
 
 
 def command_strategies(args: argparse.Namespace) -> int:
-    from .cli import write_json
-
     specs = [lookup(args.name)] if args.name else list(REGISTRY.values())
     if args.markdown:
         print(render_markdown(specs), end="")

@@ -10,14 +10,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..cli_common import add_setting_flags, settings_from, write_json
 from ..replay import MODEL_WINDOW_TOKENS
 from ..sweep import MEASURES
 from . import CorpusResult, Job, analyse, discover, unpack_sessions
 
 
 def add_corpus_command(subparsers) -> None:
-    from ..cli import add_setting_flags
-
     parser = subparsers.add_parser("corpus", help="summarise (and sweep) every session of a folder or .zip")
     parser.add_argument("folder", type=Path, help="folder searched recursively for .jsonl/.json/.traj "
                         "sessions, or a .zip of them")
@@ -39,7 +38,6 @@ def add_corpus_command(subparsers) -> None:
 
 
 def command_corpus(args: argparse.Namespace) -> int:
-    from ..cli import settings_from, write_json
     from ..replay_cli import parse_axis
 
     x = y = None

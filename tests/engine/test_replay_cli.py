@@ -1,6 +1,5 @@
 """`python -m compaction replay|sweep`: JSON keys, the table, clear errors with exit status 2."""
 
-import argparse
 import json
 import subprocess
 import sys
@@ -11,31 +10,13 @@ import pytest
 from compaction import cli
 from compaction.errors import SettingsError
 from compaction.generate import generate
-from compaction.replay_cli import add_replay_commands, parse_axis
+from compaction.replay_cli import parse_axis
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _subcommands(parser: argparse.ArgumentParser):
-    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-
-
-def _wired() -> bool:
-    return "replay" in _subcommands(cli.build_parser()).choices
-
-
 @pytest.fixture
-def main(monkeypatch):
-    """cli.main with the replay commands, whether or not cli.py wires them yet."""
-    if not _wired():
-        original = cli.build_parser
-
-        def build_parser():
-            parser = original()
-            add_replay_commands(_subcommands(parser))
-            return parser
-
-        monkeypatch.setattr(cli, "build_parser", build_parser)
+def main():
     return cli.main
 
 
@@ -133,7 +114,6 @@ def test_parse_axis():
         parse_axis("keep_recent=-1", "--y")
 
 
-@pytest.mark.skipif(not _wired(), reason="cli.py does not wire the replay commands yet")
 def test_python_dash_m(session_file):
     done = subprocess.run([sys.executable, "-m", "compaction", "replay", str(session_file), "--json"],
                           capture_output=True, text=True, cwd=ROOT, check=True)
