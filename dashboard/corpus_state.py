@@ -20,12 +20,14 @@ from compaction.errors import CompactionError
 
 from . import loading, state
 from .corpus_tables import suggested_projects_folder
+from .text import literal
 
 ROWS, SWEEP = "rows", "sweep"
 FOLDER_KEY = "sessions_folder"
 ALLOWED_FOLDERS_ENV = "COMPACTION_SESSION_FOLDERS"
 WORKERS_KEY = "sessions_workers"
 SCHEDULER_KEY = "sessions_scheduler"
+ALLOWED_SCHEDULERS_ENV = "COMPACTION_DASK_SCHEDULERS"
 _SOURCE = "_corpus_source"
 _REQUEST = "_corpus_request"
 _LAST = "_corpus_last"  # {ROWS: (key, CorpusResult), SWEEP: (key, CorpusResult)} for the open source
@@ -116,9 +118,25 @@ def requested(what: str) -> bool:
     return st.session_state.get(_REQUEST) == what
 
 
+def allowed_schedulers() -> list[str] | None:
+    """The Dask scheduler addresses this server may connect to, from COMPACTION_DASK_SCHEDULERS (comma-
+    separated; empty: none, the work stays on this machine). Unset: any address, which suits the app on
+    one's own machine; set it when others reach the server, or they could make it connect anywhere."""
+    value = os.environ.get(ALLOWED_SCHEDULERS_ENV)
+    if value is None:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
 def where() -> tuple[int, str | None]:
-    """(workers, Dask scheduler address or None) from the page's inputs."""
+    """(workers, Dask scheduler address or None) from the page's inputs; CompactionError when the address
+    is not one this server may use."""
     scheduler = (st.session_state.get(SCHEDULER_KEY) or "").strip() or None
+    allowed = allowed_schedulers()
+    if scheduler is not None and allowed is not None and scheduler not in allowed:
+        permitted = ", ".join(allowed) if allowed else "none: the work runs on this machine"
+        raise CompactionError(f"Dask scheduler {scheduler} is not one this server may use "
+                              f"({ALLOWED_SCHEDULERS_ENV}: {permitted})")
     workers = st.session_state.get(WORKERS_KEY, default_workers())
     return int(workers), scheduler
 
@@ -145,7 +163,12 @@ def last(what: str) -> tuple[tuple, CorpusResult] | None:
 
 def run(what: str, files: list[SessionFile], current: Job) -> CorpusResult | None:
     """Analyse (or sweep) with a progress bar and a Cancel button; the result is kept as the last one."""
-    workers, scheduler = where()
+    try:
+        workers, scheduler = where()
+    except CompactionError as error:
+        cancel()
+        st.error(literal(str(error)))
+        return None
     place = f"on the Dask cluster at {scheduler}" if scheduler else f"with {workers} worker process(es)"
     bar = st.progress(0.0, text=f"Reading {len(files):,} sessions {place}…")
     stop = st.empty()

@@ -29,8 +29,12 @@ st.caption("Many sessions at once: a folder of session logs (searched in every s
            "send; select a row to open that session in every other page.")
 
 with st.expander("Where the work runs"):
+    schedulers = corpus_state.allowed_schedulers()
+    if schedulers:
+        st.caption("This server may use the Dask schedulers: " + ", ".join(literal(address) for address in schedulers))
     scheduler = st.text_input(
         "Dask scheduler address (optional)", key=corpus_state.SCHEDULER_KEY, placeholder="tcp://10.0.0.5:8786",
+        disabled=schedulers == [],
         help="Spread the sessions over a Dask distributed cluster. Its workers need this project installed and "
              "must see the folder at the same path. Leave empty to use this machine.")
     st.number_input("Worker processes on this machine", 1, 64, corpus_state.default_workers(),

@@ -66,6 +66,28 @@ def test_a_server_without_folders_offers_only_uploads(monkeypatch):
     assert any("upload a .zip" in info.value for info in at.info)
 
 
+def test_a_server_confined_to_some_schedulers_refuses_others_by_name(corpus, monkeypatch):
+    monkeypatch.setenv("COMPACTION_DASK_SCHEDULERS", "tcp://10.0.0.7:8786, tcp://10.0.0.8:8786")
+    at = open_page(start_app(), "sessions")
+    assert any("tcp://10.0.0.7:8786, tcp://10.0.0.8:8786" in caption.value for caption in at.caption)
+    at.text_input(key="sessions_scheduler").set_value("tcp://203.0.113.9:8786")
+    at = read_folder(at, corpus)
+    assert not at.exception
+    # the page escapes Markdown in the message: the backslashes are not shown
+    assert [error.value.replace("\\", "") for error in at.error] == [
+        "Dask scheduler tcp://203.0.113.9:8786 is not one this server may use "
+        "(COMPACTION_DASK_SCHEDULERS: tcp://10.0.0.7:8786, tcp://10.0.0.8:8786)"]
+    assert not [frame for frame in at.dataframe if "session" in frame.value.columns]
+
+
+def test_a_server_without_schedulers_keeps_the_work_on_its_own_processes(corpus, monkeypatch):
+    monkeypatch.setenv("COMPACTION_DASK_SCHEDULERS", "")
+    at = open_page(start_app(), "sessions")
+    assert at.text_input(key="sessions_scheduler").disabled
+    at = read_folder(at, corpus)
+    assert not at.error and len(table(at)) == 7
+
+
 def test_filters_and_search_narrow_the_table(sessions):
     sessions.checkbox(key="sessions_only_errors").check().run()
     assert list(table(sessions)["path"]) == [CORRUPT_NAME]
