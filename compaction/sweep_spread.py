@@ -5,10 +5,12 @@ axis), each a sweep of its own on a worker. The cells are those of the sweep in 
 What travels to a worker is the prepared conversation's messages and what was measured beside them
 (system prompt and tools, the token model, the log's recorded usage), and the strategy by name, so
 every task pickles; each worker measures the messages again, once per sweep: it keeps the last
-conversation it prepared (its sizes, term index and caches) for the sweep's other lines.
+conversation it prepared (its sizes, term index and caches) for the sweep's other lines. The messages
+are pickled once per sweep and travel as bytes, which a worker reads only for its first line.
 """
 
 import dataclasses
+import pickle
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +28,7 @@ _PREPARED: dict[str, History] = {}
 
 @dataclasses.dataclass(frozen=True)
 class _Conversation:
-    messages: list
+    messages: bytes  # pickled (see messages_payload)
     overhead: int
     token_model: Any
     calibration: Any
@@ -36,13 +38,17 @@ class _Conversation:
     def history(self) -> History:
         found = _PREPARED.get(self.key) if self.key else None
         if found is None:
-            prepared = prepare(self.messages)
+            prepared = prepare(pickle.loads(self.messages))
             found = dataclasses.replace(prepared, overhead=self.overhead, token_model=self.token_model,
                                         calibration=self.calibration, recorded=self.recorded)
             if self.key:
                 _PREPARED.clear()  # one conversation at a time: a worker serves one sweep after another
                 _PREPARED[self.key] = found
         return found
+
+
+def messages_payload(messages: list) -> bytes:
+    return pickle.dumps(messages, pickle.HIGHEST_PROTOCOL)
 
 
 def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
@@ -72,7 +78,7 @@ def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list
     """(cells[row][column], replays) of the grid x by y, one line per task."""
     by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
     across, (along, values) = (y, x) if by_columns else (x, y)
-    conversation = _Conversation(prepared.originals, prepared.overhead, prepared.token_model,
+    conversation = _Conversation(messages_payload(prepared.originals), prepared.overhead, prepared.token_model,
                                  prepared.calibration, prepared.recorded, uuid.uuid4().hex)
     lines: list[list[dict] | None] = [None] * len(values)
     replays = 0

@@ -92,10 +92,10 @@ def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
 def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
     from compaction.history import prepare
     from compaction.measures.cost import DEFAULT_PRICES
-    from compaction.sweep_spread import _Conversation, sweep_line
+    from compaction.sweep_spread import _Conversation, messages_payload, sweep_line
 
     prepared = prepare(generate("realistic", turns=30, seed=4))
-    fields = (prepared.originals, prepared.overhead, prepared.token_model, prepared.calibration, prepared.recorded)
+    fields = (messages_payload(prepared.originals), prepared.overhead, prepared.token_model, prepared.calibration, prepared.recorded)
     first, again, other = _Conversation(*fields, "one"), _Conversation(*fields, "one"), _Conversation(*fields, "two")
     line = sweep_line(2, first, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
                       "peak_tokens", "pipeline", 200_000, DEFAULT_PRICES)
