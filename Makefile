@@ -44,7 +44,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 bench: $(DEV_STAMP)
-	@set -e; for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script; done
+	@set -e; for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script; done
 
 # Debian's chromium for Playwright (Playwright's own browser download is not possible here).
 chromium:

@@ -54,6 +54,7 @@ def main() -> None:
     finally:
         server.stop()
     out = ROOT / "benchmarks" / "results" / "bench_time_pages.json"
+    out.parent.mkdir(parents=True, exist_ok=True)  # results/ is not kept in git: a fresh clone has none
     out.write_text(json.dumps({"sample": "realistic_session.json", "visits": timings}, indent=1) + "\n")
 
 
