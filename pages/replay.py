@@ -69,7 +69,7 @@ calls_col.metric("Model calls", f"{totals['calls']:,}")
 sent_col.metric("Tokens sent", f"{totals['tokens_sent']:,}", help="All calls together, with compaction.")
 raw_col.metric("Without compaction", f"{totals['raw_tokens_sent']:,}",
                help="All calls together without compaction, counting only the calls the model window accepts.")
-recorded_col.metric("What the agent sent (its log)", "–" if totals["recorded_context_tokens"] is None
+recorded_col.metric("Recorded in the log", "–" if totals["recorded_context_tokens"] is None
                     else f"{totals['recorded_context_tokens']:,}",
                     help="The tokens every call of the log recorded (input + cache writes + cache reads), with the "
                          "agent's own compactions.")
@@ -91,7 +91,7 @@ hit_col.metric("Read from the cache", share(totals["cache_hit_rate"]),
 blind_col.metric("Blind references", f"{totals['blind_references']:,}",
                  help="Names (files, functions, errors, URLs) a response used that appeared earlier but were no "
                       "longer in what its call sent.")
-kept_col.metric("Artifacts still sent at the end", share(totals["artifact_retention"]),
+kept_col.metric("Artifacts still sent", share(totals["artifact_retention"]),
                 help="Of the files read or written, errors seen and constraints the person stated: the share "
                      "still present word for word in the last call.")
 for note in (timeline.baseline_sentence(result), timeline.cache_check_sentence(result)):

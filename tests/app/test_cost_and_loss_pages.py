@@ -21,8 +21,8 @@ def test_replay_shows_cost_cache_and_loss_and_says_how_tokens_are_counted(app):
     shown = metrics(at)
     assert shown["Cost with prompt caching"].startswith("$")
     assert shown["Read from the cache"].endswith("%") and shown["Blind references"] == "0"
-    assert shown["Artifacts still sent at the end"].endswith("%")
-    assert shown["What the agent sent (its log)"] == "–"  # the demo records no usage
+    assert shown["Artifacts still sent"].endswith("%")
+    assert shown["Recorded in the log"] == "–"  # the demo records no usage
     assert any("No recorded usage in this file" in caption.value for caption in at.caption)
 
 
@@ -42,7 +42,7 @@ def test_a_claude_code_log_shows_what_the_agent_really_sent_and_where_it_would_s
     conversation = load_conversation(SAMPLES / "claude_code_long_session.jsonl")
     recorded = sum(u["input_tokens"] + u["cache_creation_input_tokens"] + u["cache_read_input_tokens"]
                    for u in conversation.usage if u)
-    assert metrics(at)["What the agent sent (its log)"] == f"{recorded:,}"
+    assert metrics(at)["Recorded in the log"] == f"{recorded:,}"
     captions = " ".join(caption.value for caption in at.caption)
     assert "Tokens calibrated on what this log recorded" in captions
     assert "Without compaction the agent stops at call" in captions and "Check of the cache model" in captions
