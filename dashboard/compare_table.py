@@ -101,3 +101,17 @@ def compare_frame(replays: dict[str, ReplayResult], columns: Sequence[MeasureCol
     table = [{"best trade-off": BEST if name in best else "", "strategy": STRATEGY_TITLES.get(name, name),
               **{c.title: c.show(values[c.title]) for c in columns}} for name, values in rows.items()]
     return pd.DataFrame(table, columns=["best trade-off", "strategy", *(c.title for c in columns)])
+
+
+
+def idle_sentence(replays: dict[str, ReplayResult]) -> str | None:
+    """Names the strategies that sent, at every call, what no compaction sends (nothing on this session
+    reached their thresholds): their lines lie under the no-compaction line, so the chart alone hides them."""
+    idle = [STRATEGY_TITLES.get(name, name) for name, result in replays.items()
+            if result.calls and all(call.tokens == call.raw_tokens for call in result.calls)]
+    if not idle:
+        return None
+    if len(idle) == 1:
+        return f"{idle[0]} sent what no compaction sends at every call: its line runs under the no-compaction line."
+    names = ", ".join(idle[:-1]) + " and " + idle[-1]
+    return f"{names} sent what no compaction sends at every call: their lines run under the no-compaction line."

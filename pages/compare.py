@@ -6,7 +6,7 @@ import streamlit as st
 from compaction.errors import SettingsError
 from compaction.strategies import REGISTRY, build
 from dashboard import compare_form, state
-from dashboard.compare_table import BEST, COLUMNS, compare_frame
+from dashboard.compare_table import BEST, COLUMNS, compare_frame, idle_sentence
 from dashboard.navigation import page_setup
 from dashboard.time_charts import strategies_figure
 
@@ -49,6 +49,8 @@ st.subheader("Context size before each model call")
 log_scale = st.toggle("Logarithmic scale", key="compare_log")
 st.plotly_chart(strategies_figure(replays, log_scale), width="stretch", key="compare_chart",
                 config={"displayModeBar": False})
+if idle := idle_sentence(replays):
+    st.caption(idle)
 
 st.subheader("Over the whole session")
 st.table(compare_frame(replays), hide_index=True)

@@ -31,6 +31,19 @@ def test_the_default_choice_is_replayed_and_named_in_full(app):
     assert set(rows["model calls"]) == {"61"}
 
 
+def test_strategies_that_never_acted_are_named_under_the_chart(app):
+    at = open_page(app, "compare")
+    # on the seed demo's 61 calls (at most about 15,000 tokens) neither the API's 100,000-token trigger nor
+    # OpenHands' 240 events is reached, so both lines lie under the no-compaction line
+    assert "API clear_tool_uses and OpenHands summary sent what no compaction sends at every call: their lines " \
+           "run under the no-compaction line." in [caption.value for caption in at.caption]
+    at.multiselect(key="compare").set_value(["pipeline", "openhands-llm"]).run()
+    assert "OpenHands summary sent what no compaction sends at every call: its line runs under the " \
+           "no-compaction line." in [caption.value for caption in at.caption]
+    at.multiselect(key="compare").set_value(["pipeline"]).run()
+    assert not [caption for caption in at.caption if "what no compaction sends" in caption.value]
+
+
 def test_choosing_strategies_replays_only_those(app):
     at = open_page(app, "compare")
     at.multiselect(key="compare").set_value(["masking", "openhands-masking"]).run()
