@@ -12,17 +12,7 @@ import json
 import re
 from dataclasses import asdict, dataclass
 
-import anthropic
-
-from ..anthropic_client import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT,
-    NO_KEY_MESSAGE,
-    default_model,
-    make_client,
-    resolve_key,
-)
-from ..api_errors import describe_failure
+from ..anthropic_client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, NO_KEY_MESSAGE, ClaudeCaller
 from ..errors import CompactionError
 from ..messages import Message
 from ..summarizers.base import summary_input
@@ -82,25 +72,19 @@ def _json_list(text: str, count: int, keys: tuple[str, ...], step: str) -> list[
 class Prober:
     def __init__(self, api_key: str | None = None, base_url: str | None = None, model: str | None = None,
                  input_cap: int = 80_000, timeout: float = DEFAULT_TIMEOUT, max_retries: int = DEFAULT_MAX_RETRIES):
-        self.model = model or default_model()
+        self._claude = ClaudeCaller(api_key, base_url, model, timeout, max_retries)
+        self.model = self._claude.model
         self.input_cap = input_cap
-        self._key = resolve_key(api_key)
-        self._client = make_client(self._key, base_url, timeout, max_retries) if self._key else None
 
     def __repr__(self) -> str:
-        return f"Prober(model={self.model!r}, key={'set' if self._key else 'missing'})"
+        return f"Prober(model={self.model!r}, key={'set' if self._claude.has_key else 'missing'})"
 
     def _ask(self, prompt: str) -> str:
-        try:
-            reply = self._client.messages.create(model=self.model, max_tokens=2000,
-                                                 messages=[{"role": "user", "content": prompt}])
-        except anthropic.AnthropicError as exc:
-            raise ProbeError(f"Probe questions failed: {describe_failure(exc, self._key)}") from None
-        return "".join(block.text for block in reply.content if getattr(block, "type", None) == "text")
+        return self._claude.ask(prompt, 2000, ProbeError, "Probe questions")
 
     def run(self, full: list[Message], compacted: list[Message]) -> list[Probe]:
         """The four probes: asked about `full`, answered from `compacted`, graded."""
-        if self._client is None:
+        if not self._claude.has_key:
             raise ProbeError(NO_KEY_MESSAGE)
         asked = _json_list(self._ask(ASK + summary_input(full, self.input_cap)), len(KINDS),
                            ("kind", "question", "answer"), "question")

@@ -1,16 +1,6 @@
 """L4 / reactive-compact summariser that asks Claude, with the tutorial's prompt and input cap."""
 
-import anthropic
-
-from ..anthropic_client import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT,
-    NO_KEY_MESSAGE,
-    default_model,
-    make_client,
-    resolve_key,
-)
-from ..api_errors import describe_failure
+from ..anthropic_client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, NO_KEY_MESSAGE, ClaudeCaller
 from ..errors import SummarizerError
 from ..messages import Message
 from .base import EMPTY_SUMMARY, SUMMARY_PROMPT, summary_input
@@ -35,15 +25,14 @@ class ClaudeSummarizer:
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
     ):
-        self.model = model or default_model()
+        self._claude = ClaudeCaller(api_key, base_url, model, timeout, max_retries)
+        self.model = self._claude.model
         self.name = f"claude:{self.model}"
         self.max_tokens = max_tokens
         self.input_cap = input_cap
-        self._key = resolve_key(api_key)
-        self._client = make_client(self._key, base_url, timeout, max_retries) if self._key else None
 
     def __repr__(self) -> str:  # the default repr would not leak the key, but say so explicitly
-        return f"ClaudeSummarizer(model={self.model!r}, key={'set' if self._key else 'missing'})"
+        return f"ClaudeSummarizer(model={self.model!r}, key={'set' if self._claude.has_key else 'missing'})"
 
     def prompt(self, messages: list[Message], focus: str | None = None) -> str:
         """The user message sent: the seed's prompt, an optional focus line, then the capped history."""
@@ -51,16 +40,7 @@ class ClaudeSummarizer:
         return SUMMARY_PROMPT + focus_line + summary_input(messages, self.input_cap)
 
     def summarize(self, messages: list[Message], focus: str | None = None) -> str:
-        if self._client is None:
+        if not self._claude.has_key:
             raise SummarizerError(NO_KEY_MESSAGE)
-        try:
-            reply = self._client.messages.create(
-                model=self.model,
-                max_tokens=self.max_tokens,
-                messages=[{"role": "user", "content": self.prompt(messages, focus)}],
-            )
-        except anthropic.AnthropicError as exc:
-            # `from None`: the SDK error's text embeds the raw response body, which we do not vet.
-            raise SummarizerError(f"Claude summary failed: {describe_failure(exc, self._key)}") from None
-        text = "".join(block.text for block in reply.content if getattr(block, "type", None) == "text")
+        text = self._claude.ask(self.prompt(messages, focus), self.max_tokens, SummarizerError, "Claude summary")
         return text.strip() or EMPTY_SUMMARY
