@@ -13,7 +13,7 @@ from .measures.cost import Prices
 from .replay import MODEL_WINDOW_TOKENS, ReplayResult
 from .settings import LIMITS
 from .strategies_cli import add_strategy_flags, strategy_from
-from .sweep import MEASURES, SweepResult
+from .sweep import MEASURES, SweepResult, measure_text
 
 _NUMBER = re.compile(r"^\d[\d_]*$")
 
@@ -172,7 +172,7 @@ def command_sweep(args: argparse.Namespace) -> int:
 
 def sweep_table(result: SweepResult) -> str:
     def show(value) -> str:
-        return "-" if value is None else f"{value:.1%}" if isinstance(value, float) else f"{value:,}"
+        return measure_text(value, result.measure)
 
     header = f"{result.y_name} \\ {result.x_name}"
     width = max(12, *(len(show(v)) for row in result.grid() for v in row), *(len(f"{v:,}") for v in result.x_values))

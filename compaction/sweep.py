@@ -41,6 +41,20 @@ BETTER = {"peak_tokens": "lower", "tokens_sent": "lower", "saved_share": "higher
           "cost_usd_no_cache": "lower",
           "cache_hit_rate": "higher", "blind_references": "lower", "artifact_retention": "higher",
           "summaries": "lower", "tool_output_kept": "higher", "reactive": "lower", "peak_chars": "lower"}
+# The unit of the measures that are not counts, for whoever writes a value out
+SHARES = frozenset({"saved_share", "cache_hit_rate", "artifact_retention", "tool_output_kept"})
+DOLLARS = frozenset({"cost_usd", "cost_usd_no_cache"})
+
+
+def measure_text(value, measure: str, share_digits: int = 1) -> str:
+    """A measure's value in its unit: a share in percent, dollars with cents, else a count."""
+    if value is None:
+        return "-"
+    if measure in SHARES:
+        return f"{value:.{share_digits}%}"
+    if measure in DOLLARS:
+        return f"${value:,.2f}"
+    return f"{value:,.0f}" if isinstance(value, float) and value.is_integer() else f"{value:,}"
 
 
 def cell_measures(result: ReplayResult) -> dict[str, Any]:

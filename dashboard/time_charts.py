@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
-from compaction.sweep import BETTER, SweepResult
+from compaction.sweep import BETTER, DOLLARS, SHARES, SweepResult
 
 from .charts import LIMIT_COLOR
 from .timeline import STRATEGY_TITLES, limit_tokens
@@ -73,8 +73,6 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
     return figure
 
 
-SHARES = frozenset({"tool_output_kept", "cache_hit_rate", "artifact_retention", "saved_share"})
-DOLLARS = frozenset({"cost_usd", "cost_usd_no_cache"})
 
 
 def cell_text(value, measure: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..cli_common import add_setting_flags, settings_from, write_json
 from ..replay import MODEL_WINDOW_TOKENS
-from ..sweep import MEASURES
+from ..sweep import MEASURES, measure_text
 from . import CorpusResult, Job, analyse, discover, unpack_sessions
 
 
@@ -101,7 +101,9 @@ def rows_table(result: CorpusResult) -> str:
 def sweep_table(sweep: dict, measure: str) -> str:
     """Per cell 'median / p90' of one measure."""
     statistics = sweep["measures"].get(measure)
-    show = _share if measure in ("saved_share", "tool_output_kept") else _count
+    def show(value) -> str:
+        return measure_text(value, measure, share_digits=0)
+
     header = f"{sweep['y']['name']} \\ {sweep['x']['name']}"
     lines = [f"{MEASURES.get(measure, measure)}: median / 90th percentile over {sweep['sessions']:,} sessions"]
     cells = [[f"{show(median)} / {show(p90)}" for median, p90 in zip(medians, p90s, strict=True)]

@@ -1,6 +1,7 @@
 """`python -m compaction corpus`: rows and the sweep aggregate as JSON, a table, a .zip, clear errors."""
 
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -54,6 +55,15 @@ def test_table_lists_sessions_errors_and_the_grid(small_corpus):
     assert "7 sessions, 1 could not be read" in done.stdout
     assert "Largest context sent (estimated tokens): median / 90th percentile over 6 sessions" in done.stdout
     assert "keep_recent \\ context_limit" in done.stdout
+
+
+def test_the_grid_writes_shares_in_percent_and_costs_in_dollars(small_corpus, swept):
+    for measure, unit in (("cache_hit_rate", "%"), ("cost_usd", "$")):
+        done = cli(small_corpus, *SWEEP_ARGS, "--measure", measure)
+        assert done.returncode == 0, done.stderr
+        grid = done.stdout[done.stdout.index("median / 90th percentile"):].splitlines()[2:]
+        cells = [pair for line in grid for pair in re.findall(r"(\S+) / (\S+)", line)]
+        assert len(cells) == 4 and all(unit in part for pair in cells for part in pair), cells
 
 
 def test_a_zip_is_read_like_a_folder(small_corpus, tmp_path, swept):

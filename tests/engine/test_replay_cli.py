@@ -11,6 +11,7 @@ from compaction import cli
 from compaction.errors import SettingsError
 from compaction.generate import generate
 from compaction.replay_cli import parse_axis
+from compaction.sweep import measure_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,6 +84,25 @@ def test_sweep_table(main, session_file, capsys):
                  "--measure", "tool_output_kept"]) == 0
     out = capsys.readouterr().out
     assert "keep_recent \\ context_limit" in out and "%" in out
+
+
+def test_sweep_table_writes_each_measure_in_its_unit(main, session_file, capsys):
+    assert main(["sweep", str(session_file), "--x", "context_limit=5_000", "--y", "keep_recent=2",
+                 "--measure", "cost_usd", "--json"]) == 0
+    cost = json.loads(capsys.readouterr().out)["grid"][0][0]
+    assert main(["sweep", str(session_file), "--x", "context_limit=5_000", "--y", "keep_recent=2",
+                 "--measure", "cost_usd"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == ["2", f"${cost:,.2f}"]  # dollars, not a share
+
+
+def test_measure_text():
+    assert measure_text(0.163, "cost_usd") == "$0.16"
+    assert measure_text(0.4166, "cache_hit_rate") == "41.7%"
+    assert measure_text(0.4166, "artifact_retention", share_digits=0) == "42%"
+    assert measure_text(12_345, "tokens_sent") == "12,345"
+    assert measure_text(12.0, "blind_references") == "12"  # a median of counts
+    assert measure_text(12.5, "blind_references") == "12.5"
+    assert measure_text(None, "cost_usd") == "-"
 
 
 @pytest.mark.parametrize(("axis", "message"), [
