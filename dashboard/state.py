@@ -140,8 +140,10 @@ def offline_result(current_settings: Settings | None = None) -> PipelineResult:
 
 
 def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
-    """What the Pipeline page's run dropped and lost (cached with the run's settings)."""
-    return _cached(_LOSSES, _result_key(result.settings), lambda: pipeline_loss_of(result))
+    """What the Pipeline page's run dropped and lost, cached with the run's settings and whose summary it
+    holds (Claude's and the offline run at the same settings send different histories)."""
+    by_claude = result is claude_result(result.settings)
+    return _cached(_LOSSES, (*_result_key(result.settings), by_claude), lambda: pipeline_loss_of(result))
 
 
 def model_window() -> int:

@@ -1,6 +1,6 @@
 """The Claude summariser: used only on the button, with a key from the environment or typed for the session."""
 
-from .conftest import open_page
+from .conftest import metrics, open_page
 
 CLAUDE_SUMMARY = "Goal: finish hello.py. Files: src/module*.py read; data/dump.json dumped."
 
@@ -49,3 +49,17 @@ def test_claude_failure_is_shown_plainly(app, fake_anthropic, monkeypatch):
     assert not at.exception
     assert at.error and "Claude summary failed" in at.error[0].value
     assert "sk-test-environment" not in at.error[0].value
+
+
+def test_the_pipeline_headline_follows_claudes_summary_once_written(app, fake_anthropic, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-environment")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
+    fake_anthropic.reply("Nothing to report.")  # names none of the files the offline summary carries
+    at = choose_claude_with_low_limit(open_page(app, "pipeline"))
+    offline = metrics(at)["Artifacts still sent"]  # no Claude run yet: the offline one is shown
+    at = open_page(at, "what_changed")
+    at.button(key="summarise_with_claude").click().run()
+    at = open_page(at, "pipeline")
+    assert not at.exception
+    claude = metrics(at)["Artifacts still sent"]
+    assert int(claude.rstrip(" %")) < int(offline.rstrip(" %")), (offline, claude)
