@@ -36,11 +36,6 @@ def _dollars(value: float | None) -> str:
     return "–" if value is None else f"${value:,.2f}"
 
 
-def _saved(result: ReplayResult) -> float:
-    totals = result.totals
-    return 1 - totals["tokens_sent"] / totals["raw_tokens_sent"] if totals["raw_tokens_sent"] else 0.0
-
-
 def what_it_did(result: ReplayResult) -> str:
     """'old outputs masked at 40 calls; 2 summaries' and the like."""
     acted = result.totals["acted"]
@@ -54,7 +49,7 @@ COLUMNS: tuple[MeasureColumn, ...] = (
     MeasureColumn("tokens sent", "All model calls together: what the input is billed on (estimated tokens).",
                   lambda r: r.totals["tokens_sent"], better="lower"),
     MeasureColumn("saved vs no compaction", "Tokens sent, compared with sending the whole history every time.",
-                  _saved, _share),
+                  lambda r: r.totals["saved_share"], _share),
     MeasureColumn("peak context (tokens)", "The largest single request.", lambda r: r.totals["peak_tokens"]),
     MeasureColumn("summaries", "LLM summaries written: each is one more model call.", lambda r: r.totals["summaries"]),
     MeasureColumn("tool output kept whole", "Of all the tool output the session produced, the share the model saw "

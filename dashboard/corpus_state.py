@@ -206,8 +206,3 @@ def open_row(row: dict, files: list[SessionFile]) -> None:
     loading.prepared(new.key, new.conversation)
     state.set_loaded(new)
     st.session_state[_OPENED] = (source(), row["path"], new.key)
-
-
-def opened_path() -> str | None:
-    opened = st.session_state.get(_OPENED)
-    return opened[1] if opened and opened[0] == source() else None

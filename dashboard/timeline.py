@@ -29,7 +29,6 @@ ACTION_TITLES = {
 }
 # The strategies' short names (legends, tables) and one sentence each, from the registry.
 STRATEGY_TITLES = {name: spec.label for name, spec in REGISTRY.items()}
-STRATEGY_SENTENCES = {name: spec.description for name, spec in REGISTRY.items()}
 # The measures the Tune page offers (compaction.sweep.MEASURES has a few more).
 TUNE_MEASURES = {name: MEASURES[name] for name in (
     "cost_usd", "blind_references", "artifact_retention", "cache_hit_rate", "tokens_sent", "peak_tokens",
