@@ -12,7 +12,7 @@ Their knobs are the Settings (the sidebar's sliders, the CLI's flags); a paramet
 
 from functools import lru_cache, partial
 
-from ..history import History, result_positions
+from ..history import History
 from ..layers.micro import micro_compact
 from ..layers.reactive import nothing_to_summarize, reactive_cut
 from ..layers.summary import summarize_into
@@ -55,33 +55,12 @@ def masking_step(history: History, settings: Settings, store: OutputStore | None
                  summarizer: Summarizer | None = None, window: int | None = None) -> Step:
     """Mask tool outputs outside the window of the newest `window` (default KEEP_RECENT)."""
     keep = settings.keep_recent if window is None else window
-    start = _masked_frontier(history, keep)
-    part = history if start == 0 else history.derive(history.messages[start:], history.sizes[start:],
-                                                      history.origins[start:])
-    masked = micro_compact(part, _masking_settings(settings, keep), placeholder=MASK)
-    if masked.history is part:
+    # micro_compact stops at the newest output this strategy masked before: masking goes oldest first and
+    # is permanent, so a replay looks only at the window and what is new
+    masked = micro_compact(history, _masking_settings(settings, keep), placeholder=MASK)
+    if masked.history is history:
         return Step(history)
-    done = masked.history
-    if start:
-        done = history.derive(history.messages[:start] + done.messages, history.sizes[:start] + done.sizes,
-                              history.origins[:start] + done.origins)
-    return Step(done, ("mask",), tuple(masked.events))
-
-
-def _masked_frontier(history: History, keep: int) -> int:
-    """Where the outputs still to look at begin: the message of the newest output outside the window
-    that this strategy masked before. Masking goes oldest first and is permanent, so every longer
-    output before it is masked already; a replay then looks only at the window and what is new."""
-    seen = 0
-    for position in range(len(history.messages) - 1, -1, -1):
-        blocks = result_positions(history, position)
-        seen += len(blocks)
-        if seen <= keep or not blocks or history.is_original(position):
-            continue
-        content = history.messages[position]["content"]
-        if any(content[j].get("content") == MASK for j in blocks):
-            return position
-    return 0
+    return Step(masked.history, ("mask",), tuple(masked.events))
 
 
 def summary_keep_last_step(history: History, settings: Settings, store: OutputStore | None = None,
