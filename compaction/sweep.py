@@ -120,6 +120,17 @@ def _check_axis(axis: tuple[str, Sequence[int]], label: str) -> tuple[str, list[
     return name, values
 
 
+def sweep_grid(base: Settings, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]]
+               ) -> tuple[str, list[int], str, list[int], list[list[Settings]]]:
+    """The checked axes (name and values of each) and every cell's settings (rows: y values); a
+    SettingsError naming the axis or the cell that cannot be, before any work."""
+    x_name, x_values = _check_axis(x, "x")
+    y_name, y_values = _check_axis(y, "y")
+    if x_name == y_name:
+        raise SettingsError(f"x and y must be two different settings, both are {x_name}")
+    return x_name, x_values, y_name, y_values, _grid_settings(base, x_name, x_values, y_name, y_values)
+
+
 def _grid_settings(base: Settings, x_name: str, x_values: list[int], y_name: str, y_values: list[int]
                    ) -> list[list[Settings]]:
     rows = []
@@ -176,12 +187,8 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     a caller's own step function or summariser, which need not pickle, runs here.
     """
     base = base_settings or DEFAULTS
-    x_name, x_values = _check_axis(x, "x")
-    y_name, y_values = _check_axis(y, "y")
-    if x_name == y_name:
-        raise SettingsError(f"x and y must be two different settings, both are {x_name}")
+    x_name, x_values, y_name, y_values, grid = sweep_grid(base, x, y)
     name, step = resolve(strategy)
-    grid = _grid_settings(base, x_name, x_values, y_name, y_values)
     result = SweepResult(x_name, x_values, y_name, y_values, check_measure(measure), name, base)
     prepared = prepare(conversation)
     store = store or SweepStore(tempfile.mkdtemp(prefix="compaction-sweep-"))
@@ -189,13 +196,12 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     known = isinstance(strategy, str | Built)
     read = (SETTINGS_READ.get(name) if isinstance(strategy, str) else strategy.settings_read) if known else None
     spread = executor is not None and executor.workers > 1 and known and summarizer is None \
-        and min(len(x_values), len(y_values)) > 0 and max(len(x_values), len(y_values)) > 1
+        and max(len(x_values), len(y_values)) > 1  # _check_axis refused empty axes
     if spread:
         from .sweep_spread import sweep_spread
 
         result.cells, result.replays = sweep_spread(prepared, (x_name, x_values), (y_name, y_values), base,
-                                                    measure, strategy if isinstance(strategy, str | Built) else name,
-                                                    model_window_tokens, prices, executor, progress, cancelled)
+                                                    measure, strategy, model_window_tokens, prices, executor, progress, cancelled)
         return result
     summarizer = summarizer or OfflineSummarizer()
     cells: dict[tuple[int, int], dict[str, Any]] = {}

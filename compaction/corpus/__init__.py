@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SettingsError
-from ..settings import LIMITS
+from ..sweep import sweep_grid
 from .aggregate import SweepAggregate, percentile
 from .archive import Unpacked, unpack_sessions
 from .executors import open_executor, stream
@@ -41,20 +41,7 @@ def check_job(job: Job) -> None:
         return
     if job.x is None or job.y is None:
         raise SettingsError("a corpus sweep needs two settings, one per axis")
-    (x_name, x_values), (y_name, y_values) = job.x, job.y
-    for name, values in ((x_name, x_values), (y_name, y_values)):
-        if name not in LIMITS:
-            raise SettingsError(f"unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
-        if not values:
-            raise SettingsError(f"{name} needs at least one value")
-    if x_name == y_name:
-        raise SettingsError(f"the two axes must be two different settings, both are {x_name}")
-    for x_value in x_values:
-        for y_value in y_values:
-            try:
-                job.settings.replace(**{x_name: x_value, y_name: y_value})
-            except SettingsError as error:
-                raise SettingsError(f"{x_name}={x_value}, {y_name}={y_value}: {error}") from None
+    sweep_grid(job.settings, job.x, job.y)
 
 
 def failure_row(item: SessionFile, error: BaseException) -> dict[str, Any]:

@@ -81,7 +81,7 @@ def test_a_zip_is_read_like_a_folder(small_corpus, tmp_path, swept):
 
 @pytest.mark.parametrize(("args", "message"), [
     (("--sweep", "window=1,2", "keep_recent=1"), "--sweep X: unknown setting 'window'"),
-    (("--sweep", "keep_recent=1", "keep_recent=2"), "the two axes must be two different settings"),
+    (("--sweep", "keep_recent=1", "keep_recent=2"), "x and y must be two different settings"),
     (("--workers", "0"), "workers must be a whole number of at least 1, got 0"),
 ])
 def test_bad_arguments_stop_with_one_line(small_corpus, args, message):
