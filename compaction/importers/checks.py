@@ -10,7 +10,7 @@ from typing import Any
 from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from ..limits import check_message_count
-from ..validity import PairProblem, check_pairs
+from ..validity import PairProblem, check_pairs, is_waiting_call
 from .source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
 
 ROLES = ("user", "assistant")
@@ -132,10 +132,8 @@ def same_role_warnings(messages: list[dict], fresh_starts: frozenset[int] = froz
 def pair_warnings(messages: list[dict], problems: list[PairProblem]) -> list[LoadWarning]:
     """The broken pairs as warnings; a call in the last message still waiting for its result is its own
     kind: the log stopped before the tool answered, which compaction did not cause."""
-    last = len(messages) - 1
     return [LoadWarning(problem.detail, index=problem.index,
-                        kind=WAITING_CALL if problem.kind == "unanswered_tool_use" and problem.index == last
-                        else problem.kind)
+                        kind=WAITING_CALL if is_waiting_call(problem, len(messages)) else problem.kind)
             for problem in problems]
 
 

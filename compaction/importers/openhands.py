@@ -26,18 +26,25 @@ _NOT_SENT = frozenset({"agent_state_changed", "change_agent_state", "null", "use
 
 
 def looks_like(value: Any) -> bool:
-    events = value.get("history") if isinstance(value, dict) and "trajectory" not in value else value
-    if isinstance(value, dict) and isinstance(value.get("events"), list):
-        events = value["events"]
+    events = _event_list(value) if isinstance(value, dict) and "trajectory" not in value else value
     return isinstance(events, list) and bool(events) and all(
         isinstance(e, dict) and ("action" in e or "observation" in e) and "role" not in e for e in events[:20])
 
 
+def _event_list(value: dict) -> list | None:
+    """The events of a saved trajectory object: under 'history' (evaluation output), else 'events'.
+    Detection and loading both ask here, so they agree on a file that has both."""
+    for key in ("history", "events"):
+        if isinstance(value.get(key), list):
+            return value[key]
+    return None
+
+
 def _events(value: Any, label: str) -> list:
     if isinstance(value, dict):
-        for key in ("history", "events"):
-            if isinstance(value.get(key), list):
-                return value[key]
+        events = _event_list(value)
+        if events is not None:
+            return events
         raise ConversationError("expected an OpenHands trajectory: a list of events, or an object with "
                                 "'history' or 'events'", where=label)
     if not isinstance(value, list):

@@ -188,3 +188,13 @@ def test_long_claude_code_sample_records_what_each_call_carried():
     carried = [u["input_tokens"] + u["cache_creation_input_tokens"] + u["cache_read_input_tokens"]
                for u in conversation.usage if u is not None]
     assert len(carried) == 320 and min(carried) > 17_800  # every call sends the system prompt and tools
+
+
+def test_an_openhands_object_with_history_and_events_is_read_from_history():
+    """Detection and loading both take 'history' when an object has both keys (an evaluation record whose
+    'events' is something else): the conversation is the one its history holds."""
+    events = json.loads((Path(__file__).parent / "cases" / "valid" / "openhands_events.json").read_text())
+    record = {"instance_id": "dates-1", "history": events, "events": [{"id": 0, "kind": "metric", "value": 3}]}
+    loaded = load_conversation(json.dumps(record).encode(), name="record.json")
+    assert loaded.format == "openhands"
+    assert loaded.messages == load_conversation(json.dumps(events).encode(), name="events.json").messages
