@@ -8,7 +8,8 @@ first: a replay starts from the conversation `load_conversation` read from it (a
 with a loaded file; prepare included), and the notes give the load from the bytes on disk beside it.
 Per size: seconds (best of --repeat), microseconds per turn, and the growth ratio: time ratio / size
 ratio against the previous size (1.0 = linear).
-The sweep is a 10 x 10 grid of CONTEXT_LIMIT x KEEP_RECENT with the offline summariser.
+The sweep is Tune's default 10 x 10 grid of CONTEXT_LIMIT x KEEP_RECENT with the offline summariser, on
+the conversation read from its file in the same way.
 """
 
 import argparse
@@ -27,10 +28,11 @@ from compaction.importers import load_conversation  # noqa: E402
 from compaction.replay import replay  # noqa: E402
 from compaction.strategies import REGISTRY  # noqa: E402
 from compaction.sweep import sweep  # noqa: E402
+from dashboard.timeline import DEFAULT_AXES  # noqa: E402
 
-# Tune's own default grid (dashboard/timeline.DEFAULT_AXES): the tutorial's defaults among ten values each
-LIMITS = list(range(10_000, 100_001, 10_000))
-KEEP = list(range(1, 11))
+# Tune's own default grid: the tutorial's defaults among ten values each
+LIMITS = list(DEFAULT_AXES["context_limit"])
+KEEP = list(DEFAULT_AXES["keep_recent"])
 
 
 def best(fn, repeat: int) -> tuple[float, object]:
@@ -59,14 +61,22 @@ def raw_side(totals: dict) -> str:
     return f", uncompacted {totals['raw_tokens_sent']:,}{until}"
 
 
+def session_file(folder: str, turns: int) -> Path:
+    """The generated session of `turns` turns, written where a user's file would be."""
+    path = Path(folder, f"session-{turns}.json")
+    path.write_text(json.dumps(generate("realistic", turns=turns, seed=7)), encoding="utf-8")
+    return path
+
+
+def load(path: Path, repeat: int) -> tuple[object, float, float]:
+    """(the conversation read from `path`, best seconds to read it, megabytes)."""
+    seconds, conversation = best(lambda: load_conversation(path), repeat)
+    return conversation, seconds, path.stat().st_size / 1e6
+
+
 def bench_replays(sizes: list[int], strategies: list[str], repeat: int) -> None:
     with tempfile.TemporaryDirectory() as files:
-        loaded = {}
-        for n in sizes:
-            path = Path(files, f"session-{n}.json")
-            path.write_text(json.dumps(generate("realistic", turns=n, seed=7)), encoding="utf-8")
-            seconds, conversation = best(lambda path=path: load_conversation(path), repeat)
-            loaded[n] = (conversation, seconds, path.stat().st_size / 1e6)
+        loaded = {n: load(session_file(files, n), repeat) for n in sizes}
         for strategy in strategies:
             rows = []
             for n in sizes:
@@ -83,16 +93,19 @@ def bench_replays(sizes: list[int], strategies: list[str], repeat: int) -> None:
 
 
 def bench_sweeps(sizes: list[int], repeat: int, workers: int) -> None:
-    for count in sorted({1, workers}):
-        rows = []
-        with open_executor(count) as executor:
-            for n in sizes:
-                session = generate("realistic", turns=n, seed=7)
-                seconds, result = best(lambda session=session: sweep(
-                    session, ("context_limit", LIMITS), ("keep_recent", KEEP), executor=executor), repeat)
-                rows.append((n, seconds, f"{result.replays} replays for 100 cells, "
-                             f"{seconds / result.replays * 1000:.0f} ms per replay"))
-        report(f"sweep, 10 x 10 (CONTEXT_LIMIT x KEEP_RECENT), pipeline, {count} process(es)", rows)
+    with tempfile.TemporaryDirectory() as files:
+        loaded = {n: load(session_file(files, n), repeat) for n in sizes}
+        for count in sorted({1, workers}):
+            rows = []
+            with open_executor(count) as executor:
+                for n in sizes:
+                    conversation, load_seconds, megabytes = loaded[n]
+                    seconds, result = best(lambda c=conversation: sweep(
+                        c, ("context_limit", LIMITS), ("keep_recent", KEEP), executor=executor), repeat)
+                    rows.append((n, seconds, f"{result.replays} replays for 100 cells, "
+                                 f"{seconds / result.replays * 1000:.0f} ms per replay; loading its "
+                                 f"{megabytes:.1f} MB file before: {load_seconds:.3f} s"))
+            report(f"sweep, 10 x 10 (CONTEXT_LIMIT x KEEP_RECENT), pipeline, {count} process(es)", rows)
 
 
 def main() -> None:
