@@ -23,6 +23,7 @@ from .measures.meter import Meter
 from .messages import content_chars
 from .replay_records import ACTIONS, MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
 from .settings import DEFAULTS, Settings
+from .sizes import list_chars
 from .store import OutputStore
 from .strategies import StepFunction, resolve, summaries_made
 from .summarizers import OfflineSummarizer, Summarizer
@@ -124,7 +125,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
                     events += compacted.events
                     tokens = history.context_tokens
             summaries += summaries_made(events)
-            raw_chars = raw_sum + 2 * max(index - 1, 0) + 2 + overhead
+            raw_chars = list_chars(raw_sum, index) + overhead
             raw_tokens = model.tokens(raw_chars)
             tokens_total += tokens
             raw_total += raw_tokens

@@ -15,16 +15,21 @@ def message_size(message: Message) -> int:
     return len(str(message))
 
 
+def list_chars(total: int, count: int) -> int:
+    """`len(str(list))` of `count` items whose own sizes add up to `total`: brackets and ", " between."""
+    return total + 2 * max(count - 1, 0) + 2
+
+
 def list_size(message_sizes: Iterable[int]) -> int:
     """`len(str(list))` from the sizes of its items."""
     if isinstance(message_sizes, list | tuple):  # the common case, summed at C speed
-        return sum(message_sizes) + 2 * max(len(message_sizes) - 1, 0) + 2
+        return list_chars(sum(message_sizes), len(message_sizes))
     total = 0
     count = 0
     for size in message_sizes:
         total += size
         count += 1
-    return total + 2 * max(count - 1, 0) + 2
+    return list_chars(total, count)
 
 
 def history_size(messages: list[Message]) -> int:

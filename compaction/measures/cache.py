@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..history import History
+from ..sizes import list_chars
 from .token_model import TokenModel
 
 CACHE_TTL_S = 5 * 60
@@ -100,7 +101,7 @@ def modelled_cache_reads(model: TokenModel, sizes: list[int], overhead_chars: in
         while starts and starts[0] <= index:
             start, message_chars = starts.pop(0), 0
         if entry is not None:
-            chars = overhead_chars + message_chars + 2 * max(index - start - 1, 0) + 2
+            chars = overhead_chars + list_chars(message_chars, index - start)
             time = times[index] if index < len(times) else None
             if previous_chars is not None and not expired(previous_time, time):
                 shared = previous_chars if previous_start == start else overhead_chars

@@ -11,6 +11,7 @@ this conversation's tokens per character; `overhead` is what every call sent tha
 import statistics
 from dataclasses import dataclass
 
+from ..sizes import list_chars
 from .token_model import TokenModel
 
 MIN_CALLS = 3  # fewer recorded calls fit any line: no calibration
@@ -36,11 +37,6 @@ class Calibration:
         return (f"estimates within {100 * self.median_abs_error:.1f} % of what the log recorded (median over "
                 f"{self.calls:,} calls); {self.tokens_per_char:.3f} tokens per character plus "
                 f"{self.overhead_tokens:,} tokens a call the log does not hold")
-
-
-def history_chars(message_chars: int, count: int) -> int:
-    """len(str(messages)) of `count` messages weighing `message_chars` together (see sizes.list_size)."""
-    return message_chars + 2 * max(count - 1, 0) + 2
 
 
 def recorded_context(usage: dict | None) -> int | None:
@@ -86,7 +82,7 @@ def calibrate(sizes: list[int], overhead_chars: int, usage: list, boundaries: li
     for index in range(min(first_compaction, len(sizes), len(usage))):
         carried = recorded_context(usage[index])
         if carried:  # the call that wrote this message sent the history before it
-            points.append((history_chars(before, index) + overhead_chars, carried))
+            points.append((list_chars(before, index) + overhead_chars, carried))
         before += sizes[index]
     if len(points) < MIN_CALLS:
         return None

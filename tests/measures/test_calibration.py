@@ -1,6 +1,7 @@
 """The fit of recorded tokens on characters, with expectations worked out by hand."""
 
-from compaction.measures.calibration import calibrate, fit_line, history_chars
+from compaction.measures.calibration import calibrate, fit_line
+from compaction.sizes import list_chars
 
 # Six messages of 100..600 characters; calls (assistant messages) at 1, 3 and 5. The history a call
 # sends is the messages before it, measured as len(str(list)): their sizes, ", " between them and "[]".
@@ -14,8 +15,9 @@ def _usage(tokens: int) -> dict:
             "output_tokens": 20}
 
 
-def test_the_history_chars_rule():
-    assert [history_chars(100, 1), history_chars(600, 3), history_chars(1500, 5)] == [102, 606, 1510]
+def test_the_list_chars_rule():
+    assert [list_chars(100, 1), list_chars(600, 3), list_chars(1500, 5)] == [102, 606, 1510]
+    assert list_chars(0, 0) == len(str([]))
 
 
 def test_an_exact_line_is_recovered():
