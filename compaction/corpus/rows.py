@@ -14,6 +14,7 @@ from ..conversation import Conversation
 from ..errors import CompactionError
 from ..history import History, prepare
 from ..importers import load_conversation
+from ..measures.calibration import recorded_context
 from ..replay import MODEL_WINDOW_TOKENS, replay
 from ..settings import DEFAULTS, Settings
 from ..summarizers import OfflineSummarizer
@@ -34,7 +35,6 @@ REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens"
                   "blind_references",
                   "artifact_retention")
 COLUMNS = (*LOG_COLUMNS, *REPLAY_COLUMNS, "calls_with_pair_problems", "error")
-RECORDED_PARTS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     """What the log itself says: size, calls, times, recorded usage, its own compactions, problems."""
     metadata = conversation.metadata or {}
     times = [time for time in conversation.timestamps if time]
-    recorded = [sum(entry.get(part) or 0 for part in RECORDED_PARTS) for entry in conversation.usage if entry]
+    recorded = [recorded_context(entry) for entry in conversation.usage if entry]
     facts = {
         "format": conversation.format,
         "first_time": times[0] if times else None,
