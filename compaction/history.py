@@ -101,6 +101,14 @@ class History:
             cached = self.content_repr[key] = len(repr(block.get("content", "")))
         return cached
 
+    def shared_value(self, key, build):
+        """The conversation's index under `key`, built by `build()` on first use and shared by every
+        history derived from this one."""
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = build()
+        return found
+
     def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
         """A new history sharing this one's index and caches. Copies the attributes instead of calling
         __init__ with all seventeen: a replay derives several histories per call."""

@@ -166,25 +166,22 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
 def _compact_turns(prepared: History) -> dict[int, list[str | None]]:
     """Original index -> [focus] of each message that calls the compact tool (found once per
     conversation, shared like its other indexes)."""
-    found = prepared.shared.get("compact_turns")
-    if found is None:
-        found = {}
-        for index, message in enumerate(prepared.originals):
-            if message.get("role") == "assistant" and (calls := compact_calls(message)):
-                found[index] = [compact_focus(calls)]
-        prepared.shared["compact_turns"] = found
-    return found
+    def build() -> dict[int, list[str | None]]:
+        return {index: [compact_focus(calls)] for index, message in enumerate(prepared.originals)
+                if message.get("role") == "assistant" and (calls := compact_calls(message))}
+
+    return prepared.shared_value("compact_turns", build)
 
 
 def _output_chars_before(prepared: History) -> list[int]:
     """Characters of tool output in the original messages before each index (prefix sums)."""
-    found = prepared.shared.get("output_chars_before")
-    if found is None:
+    def build() -> list[int]:
         found, total = [0], 0
         for origin, message in enumerate(prepared.originals):
             if origin in prepared.result_blocks:
                 content = message["content"]
                 total += sum(content_chars(content[j].get("content", "")) for j in prepared.result_blocks[origin])
             found.append(total)
-        prepared.shared["output_chars_before"] = found
-    return found
+        return found
+
+    return prepared.shared_value("output_chars_before", build)

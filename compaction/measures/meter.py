@@ -27,10 +27,12 @@ class CallMeasures:
 
 def term_index(prepared: History) -> TermIndex:
     """The conversation's TermIndex, built once and shared by every history derived from it."""
-    index = prepared.shared.get("terms")
-    if index is None:
-        index = prepared.shared["terms"] = TermIndex(prepared.originals)
-    return index
+    return prepared.shared_value("terms", lambda: TermIndex(prepared.originals))
+
+
+def conversation_artifacts(prepared: History, until: int) -> list:
+    """The artifacts of the original messages before `until` (loss.artifacts), found once per conversation."""
+    return prepared.shared_value(("artifacts", until), lambda: artifacts(prepared.originals, until))
 
 
 def summary_tokens(events, prepared: History, input_cap: int) -> tuple[int, int]:
@@ -79,8 +81,5 @@ class Meter:
         """At the last call: the share of the original's artifacts still present verbatim."""
         if self.index is None or self.last_view is None:
             return None
-        key = ("artifacts", self.last_index)
-        found = self.prepared.shared.get(key)
-        if found is None:
-            found = self.prepared.shared[key] = artifacts(self.prepared.originals, self.last_index)
+        found = conversation_artifacts(self.prepared, self.last_index)
         return artifact_retention(found, self.index, self.last_view)

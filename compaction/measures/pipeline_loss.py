@@ -3,8 +3,8 @@
 from dataclasses import dataclass
 
 from ..pipeline import PipelineResult
-from .loss import SentView, artifact_retention, artifacts
-from .meter import term_index
+from .loss import SentView, artifact_retention
+from .meter import conversation_artifacts, term_index
 
 
 @dataclass(frozen=True)
@@ -16,9 +16,6 @@ class PipelineLoss:
 
 def pipeline_loss_of(result: PipelineResult) -> PipelineLoss:
     prepared = result.stages[0].history
-    key = ("artifacts", len(prepared.originals))
-    found = prepared.shared.get(key)
-    if found is None:
-        found = prepared.shared[key] = artifacts(prepared.originals, len(prepared.originals))
+    found = conversation_artifacts(prepared, len(prepared.originals))
     retention = artifact_retention(found, term_index(prepared), SentView(result.final.history))
     return PipelineLoss(sum(s.count for s in result.snipped), sum(s.size for s in result.snipped), retention)
