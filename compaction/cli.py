@@ -5,7 +5,9 @@ import sys
 from pathlib import Path
 
 from .cli_common import (
+    add_file_flags,
     add_input_flags,
+    add_model_window_flag,
     add_setting_flags,
     load,
     make_store,
@@ -15,7 +17,6 @@ from .cli_common import (
 )
 from .conversation import group_warnings
 from .errors import CompactionError
-from .importers import FORMATS as INPUT_FORMATS
 
 
 def command_sample(args: argparse.Namespace) -> int:
@@ -106,17 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-o", "--output", type=Path, help="write the compacted messages here as JSON")
     run.set_defaults(handler=command_run)
 
-    from .replay import MODEL_WINDOW_TOKENS
-
     report = commands.add_parser("report", help="write one HTML file (opens offline) to send: settings, "
                                  "charts and what changed")
-    report.add_argument("file", type=Path, help="conversation file (JSON, JSONL)")
-    report.add_argument("--format", choices=INPUT_FORMATS, default="auto", help="input format (default: auto)")
-    report.add_argument("--store", type=Path, help="folder for persisted outputs and transcripts")
-    report.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
-                        help="who writes L4 summaries (claude needs ANTHROPIC_API_KEY)")
-    report.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
-                        help=f"the model's context window for the replay (default {MODEL_WINDOW_TOKENS:,})")
+    add_file_flags(report)
+    add_model_window_flag(report)
     add_setting_flags(report)
     report.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
     report.set_defaults(handler=command_report)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .errors import CompactionError
 from .importers import FORMATS as INPUT_FORMATS
+from .replay import MODEL_WINDOW_TOKENS
 from .settings import DEFAULTS, HELP, Settings
 
 SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
@@ -25,16 +26,36 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return DEFAULTS.replace(**{name: getattr(args, name) for name in SETTING_FLAGS})
 
 
-def add_input_flags(parser: argparse.ArgumentParser) -> None:
+def add_file_flags(parser: argparse.ArgumentParser) -> None:
+    """The conversation file and how to read and compact it."""
     parser.add_argument("file", type=Path, help="conversation file (JSON, JSONL)")
     parser.add_argument("--format", choices=INPUT_FORMATS, default="auto", help="input format (default: auto)")
     parser.add_argument("--store", type=Path, help="folder for persisted outputs and transcripts "
                         "(default: a new temporary folder)")
     parser.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
                         help="who writes L4 summaries (claude needs ANTHROPIC_API_KEY)")
+
+
+def add_input_flags(parser: argparse.ArgumentParser) -> None:
+    add_file_flags(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--exact-tokens", action="store_true",
                         help="also count each stage's tokens with the API (needs ANTHROPIC_API_KEY)")
+
+
+def add_model_window_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
+                        help="a context over this many estimated tokens is compacted reactively before it is "
+                        f"sent (default {MODEL_WINDOW_TOKENS:,})")
+
+
+def add_executor_flags(parser: argparse.ArgumentParser) -> None:
+    """Where the work runs: local processes or a Dask cluster, one or the other."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="local worker processes (default 1: this process)")
+    where.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786; "
+                       "its workers must see the input at the same path")
 
 
 def load(args: argparse.Namespace):

@@ -10,7 +10,7 @@ import re
 from . import cli_common
 from .errors import SettingsError
 from .measures.cost import Prices
-from .replay import MODEL_WINDOW_TOKENS, ReplayResult
+from .replay import ReplayResult
 from .settings import LIMITS
 from .strategies_cli import add_strategy_flags, strategy_from
 from .sweep import MEASURES, SweepResult, measure_text
@@ -53,17 +53,12 @@ def add_replay_commands(subparsers) -> None:
                        help="the setting along the rows and its values, e.g. keep_recent=1,3,5")
     sweep.add_argument("--measure", choices=tuple(MEASURES), default="peak_tokens",
                        help="the measure the table shows (--json has them all; default: peak_tokens)")
-    where = sweep.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="spread the grid's lines over N local processes (default 1: this process)")
-    where.add_argument("--scheduler", metavar="ADDR", help="spread them over a Dask cluster, e.g. tcp://10.0.0.5:8786")
+    cli_common.add_executor_flags(sweep)  # the grid's lines are spread over them
     sweep.set_defaults(handler=command_sweep)
 
 
 def _add_loop_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
-                        help="a context over this many estimated tokens is compacted reactively before "
-                        f"it is sent (default {MODEL_WINDOW_TOKENS:,})")
+    cli_common.add_model_window_flag(parser)
     prices = Prices()
     parser.add_argument("--input-price", type=float, default=prices.input, metavar="USD",
                         help=f"US$ per million input tokens (default {prices.input})")

@@ -10,8 +10,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..cli_common import add_setting_flags, settings_from, write_json
-from ..replay import MODEL_WINDOW_TOKENS
+from ..cli_common import (
+    add_executor_flags,
+    add_model_window_flag,
+    add_setting_flags,
+    settings_from,
+    write_json,
+)
 from ..sweep import MEASURES, measure_text
 from . import CorpusResult, Job, analyse, discover, unpack_sessions
 
@@ -20,18 +25,13 @@ def add_corpus_command(subparsers) -> None:
     parser = subparsers.add_parser("corpus", help="summarise (and sweep) every session of a folder or .zip")
     parser.add_argument("folder", type=Path, help="folder searched recursively for .jsonl/.json/.traj "
                         "sessions, or a .zip of them")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="local worker processes (default 1: this process)")
-    where.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786; "
-                       "its workers must see the folder at the same path")
+    add_executor_flags(parser)
     parser.add_argument("--sweep", nargs=2, metavar=("X=V1,V2,...", "Y=V1,V2,..."),
                         help="also replay every session over this grid of two settings and give, per cell, "
                         "the median and 90th percentile over sessions")
     parser.add_argument("--measure", choices=tuple(MEASURES), default="saved_share",
                         help="the sweep measure the table shows (--json has them all; default saved_share)")
-    parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
-                        help=f"the model window in tokens (default {MODEL_WINDOW_TOKENS:,})")
+    add_model_window_flag(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_setting_flags(parser)
     parser.set_defaults(handler=command_corpus)
