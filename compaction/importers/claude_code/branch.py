@@ -8,8 +8,8 @@ The lines form a tree by parentUuid, but a tree that branches for two reasons:
 So the path from the last line back to the root is only the spine. Around it are kept the lines of the
 same response (same message.id or requestId, or no id to tell them apart) that hang off a kept line, and
 the result lines that answer a kept tool call; then the same around what was added. What is left out
-is counted: lines of rewound branches, and those of an earlier start of the session (restart: a second
-root repeating the first prompt).
+is counted: lines of rewound branches (a second root with a new first prompt among them), and those of
+an earlier start of the session (restart: a second root repeating the first prompt).
 """
 
 from collections import defaultdict
@@ -153,24 +153,30 @@ def _answers(record: Record, calls: list[str]) -> bool:
 
 def _count_left_out(records: list[Record], kept: set[int], root: Record, by_uuid: dict[str, Record],
                     branch: Branch) -> None:
-    """Count the message lines left out, as rewound or as an earlier start, with one warning each."""
+    """Count the message lines left out, with one warning each: those of an earlier start of the session
+    (a tree of its own whose first prompt is the kept one's) as restarted, every other one as rewound (a
+    second root with a new prompt is the person going back to the start and asking something else)."""
     roots: dict[int, Record] = {}
+    first_message: dict[int, Record] = {}  # the first message line of each tree, by the id of its root
+    for record in records:
+        if record.is_message:
+            first_message.setdefault(id(_root(record, by_uuid, roots)), record)
+    opening = _opening(first_message.get(id(root), root))
     first_line = {"restarted": None, "rewound": None}
     for record in records:
         if not record.is_message or id(record) in kept:
             continue
         own_root = _root(record, by_uuid, roots)
-        reason = "rewound" if own_root is root else "restarted"
+        restarted = own_root is not root and opening is not None \
+            and _opening(first_message[id(own_root)]) == opening
+        reason = "restarted" if restarted else "rewound"
         setattr(branch, reason, getattr(branch, reason) + 1)
         first_line[reason] = first_line[reason] or record.line
     if branch.restarted:
-        repeats = _opening(root) is not None and any(
-            _opening(r) == _opening(root) for r in records if r.parent is None and r is not root and r.is_message)
-        how = "the session was started again with the same first prompt" if repeats else \
-            "the file holds an earlier, separate start"
         branch.warnings.append(LoadWarning(
-            f"restarted: {how} at line {root.line}; the {branch.restarted:,} message line(s) of the earlier run "
-            "are left out and the later run is shown", line=first_line["restarted"], kind="restart"))
+            f"restarted: the session was started again with the same first prompt at line {root.line}; the "
+            f"{branch.restarted:,} message line(s) of the earlier run are left out and the later run is shown",
+            line=first_line["restarted"], kind="restart"))
     if branch.rewound:
         branch.warnings.append(LoadWarning(
             f"{branch.rewound:,} message line(s) on abandoned branches (rewinds) left out",
