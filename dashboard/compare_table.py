@@ -15,6 +15,7 @@ from compaction.measures.tradeoff import pareto_front
 from compaction.replay import ACTIONS, ReplayResult
 
 from .timeline import ACTION_TITLES, STRATEGY_TITLES
+from .units import dollars, percent
 
 BEST = "★"
 
@@ -26,14 +27,6 @@ class MeasureColumn:
     value: Callable[[ReplayResult], Any]  # None when the measure does not apply
     show: Callable[[Any], str] = lambda value: f"{value:,}"
     better: str | None = None  # "lower" or "higher": a direction, for the trade-off
-
-
-def _share(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.0f} %"
-
-
-def _dollars(value: float | None) -> str:
-    return "–" if value is None else f"${value:,.2f}"
 
 
 def what_it_did(result: ReplayResult) -> str:
@@ -49,23 +42,23 @@ COLUMNS: tuple[MeasureColumn, ...] = (
     MeasureColumn("tokens sent", "All model calls together: what the input is billed on (estimated tokens).",
                   lambda r: r.totals["tokens_sent"], better="lower"),
     MeasureColumn("saved vs no compaction", "Tokens sent, compared with sending the whole history every time.",
-                  lambda r: r.totals["saved_share"], _share),
+                  lambda r: r.totals["saved_share"], percent),
     MeasureColumn("peak context (tokens)", "The largest single request.", lambda r: r.totals["peak_tokens"]),
     MeasureColumn("summaries", "LLM summaries written: each is one more model call.", lambda r: r.totals["summaries"]),
     MeasureColumn("tool output kept whole", "Of all the tool output the session produced, the share the model saw "
-                  "whole at least once.", lambda r: r.totals["tool_output_kept"], _share, better="higher"),
+                  "whole at least once.", lambda r: r.totals["tool_output_kept"], percent, better="higher"),
     MeasureColumn("cost with caching", "All calls at the Replay page's prices: per call, the prefix shared with the "
                   "previous prompt is read from the cache, the rest written; summaries included.",
-                  lambda r: r.totals["cost_usd"], _dollars, better="lower"),
+                  lambda r: r.totals["cost_usd"], dollars, better="lower"),
     MeasureColumn("cost without caching", "The same calls with every input token at the input price.",
-                  lambda r: r.totals["cost_usd_no_cache"], _dollars),
+                  lambda r: r.totals["cost_usd_no_cache"], dollars),
     MeasureColumn("read from the cache", "Of the input tokens after the first call: a strategy that rewrites old "
-                  "messages makes later tokens cache writes again.", lambda r: r.totals["cache_hit_rate"], _share),
+                  "messages makes later tokens cache writes again.", lambda r: r.totals["cache_hit_rate"], percent),
     MeasureColumn("blind references", "Names (files, functions, errors, URLs) a response used that appeared "
                   "earlier but were no longer in what its call sent.", lambda r: r.totals["blind_references"],
                   better="lower"),
     MeasureColumn("artifacts still sent", "Of the files, errors and constraints the person stated: the share still "
-                  "present word for word at the last call.", lambda r: r.totals["artifact_retention"], _share),
+                  "present word for word at the last call.", lambda r: r.totals["artifact_retention"], percent),
     MeasureColumn("what it did", "The calls before which the strategy changed the history.", what_it_did, str),
 )
 # the best trade-offs: no other strategy is cheaper and loses less (and keeps as much tool output)

@@ -25,7 +25,7 @@ from .pairs import introduced_problems, problem_text
 from .replay_chart import replay_figure
 from .setting_words import setting_label
 from .tables import placeholder_frame, snipped_frame
-from .units import SHORT, UNIT_LABELS, convert, describe
+from .units import SHORT, UNIT_LABELS, convert, describe, dollars, percent
 
 MAX_ROWS = 200  # rows of a table in the report; the rest are counted
 CHART_CONFIG = {"displayModeBar": False, "responsive": True}
@@ -86,9 +86,9 @@ def _figure(value: str, label: str) -> str:
 
 def _measure_value(name: str, value: Any) -> str:
     if name.startswith("cost_usd") and isinstance(value, int | float):
-        return f"${value:,.2f}"
+        return dollars(value)
     if name == "artifact_retention" and isinstance(value, int | float):
-        return f"{100 * value:.0f} %"
+        return percent(value)
     if name == "calibration" and isinstance(value, dict):
         parts = {"tokens_per_char": "tokens per character {:.3f}", "overhead_tokens": "overhead {:,.0f} tokens",
                  "median_abs_error": "median error {:.1%}", "calls": "fitted on {:,} calls"}

@@ -10,6 +10,7 @@ from compaction.measures.probes import KIND_MEANING, MAX_SCORE, ProbeError, Prob
 from compaction.replay_records import CallRecord
 
 from . import state
+from .units import percent
 
 _PROBES = "_probe_results"
 
@@ -36,7 +37,7 @@ def probe_section(prepared: History, sent: History, record: CallRecord) -> None:
             st.session_state.setdefault(_PROBES, {})[key] = probes
         probes = st.session_state.get(_PROBES, {}).get(key)
         if probes:
-            st.metric("Answered from the compacted context", f"{100 * probe_score(probes):.0f} %",
+            st.metric("Answered from the compacted context", percent(probe_score(probes)),
                       help=f"Mean grade as a share of the best ({MAX_SCORE} for each question).")
             st.dataframe(pd.DataFrame([{"kind": p.kind, "question": p.question, "answer from the full conversation":
                                         p.reference, "answer from what was sent": p.answer, "grade": p.score}

@@ -25,6 +25,15 @@ def compact_number(value: float) -> str:
     return f"{value:,.0f}"
 
 
+def percent(share: float | None) -> str:
+    """0.42 -> '42 %'; None (the measure does not apply) -> '–'."""
+    return "–" if share is None else f"{100 * share:.0f} %"
+
+
+def dollars(value: float | None) -> str:
+    return "–" if value is None else f"${value:,.2f}"
+
+
 def describe(chars: int, unit: str, model: TokenModel = DEFAULT_TOKEN_MODEL) -> str:
     """A size for people: '697.4 K chars' or '174.4 K ~tokens'."""
     return f"{compact_number(convert(chars, unit, model))} {SHORT[unit]}"

@@ -13,7 +13,7 @@ from dashboard.narrative import fate_counts, l4_headline, layer_captions
 from dashboard.navigation import page_setup
 from dashboard.pairs import introduced_problems, problem_text
 from dashboard.text import literal
-from dashboard.units import UNIT_LABELS, convert, describe
+from dashboard.units import UNIT_LABELS, convert, describe, percent
 
 page_setup()
 
@@ -47,7 +47,7 @@ dropped_col.metric("Dropped without a summary", f"{lost.dropped_messages:,} mess
 placeholder_col.metric("Tool results replaced", f"{len(result.placeholders):,}",
                        help="Old tool results L2 swapped for a one-line placeholder (their text is gone from what "
                             "is sent; the model is told it can run the tool again).")
-kept_col.metric("Artifacts still sent", "–" if lost.artifact_retention is None else f"{100 * lost.artifact_retention:.0f} %",
+kept_col.metric("Artifacts still sent", percent(lost.artifact_retention),
                 help="Of the files read or written, errors seen and constraints the person stated in the loaded "
                      "conversation: the share still present word for word in what is sent.")
 st.caption(f"L4: {l4_help}. What this costs over a whole session, with prompt caching, and which names the "

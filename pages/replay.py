@@ -10,7 +10,7 @@ from dashboard.navigation import page_setup
 from dashboard.probes_view import probe_section
 from dashboard.replay_chart import replay_figure
 from dashboard.text import literal
-from dashboard.units import UNIT_LABELS
+from dashboard.units import UNIT_LABELS, percent
 
 page_setup()
 
@@ -23,10 +23,6 @@ def show_clicked_call() -> None:
     clicked = timeline.call_from_selection(st.session_state.get(CHART_KEY))
     if clicked is not None:
         st.session_state[CALL_KEY] = clicked + 1
-
-
-def share(value) -> str:
-    return "–" if value is None else f"{100 * value:.0f} %"
 
 
 st.title("Replay")
@@ -84,14 +80,14 @@ cost_col.metric("Cost with prompt caching", f"${totals['cost_usd']:,.2f}", f"${t
 raw_cost_col.metric("Cost without compaction", f"${totals['raw_cost_usd']:,.2f}",
                     help="The same calls never compacted (the cache then reads all of the previous prompt), "
                          "counting only the calls the model window accepts.")
-hit_col.metric("Read from the cache", share(totals["cache_hit_rate"]),
+hit_col.metric("Read from the cache", percent(totals["cache_hit_rate"]),
                f"{totals['cache_breaks']:,} call(s) broke it", delta_color="off", delta_arrow="off",
                help="Of the input tokens after the first call. A layer that rewrites something old (a placeholder, "
                     "a snip, a summary) makes every later token a cache write again.")
 blind_col.metric("Blind references", f"{totals['blind_references']:,}",
                  help="Names (files, functions, errors, URLs) a response used that appeared earlier but were no "
                       "longer in what its call sent.")
-kept_col.metric("Artifacts still sent", share(totals["artifact_retention"]),
+kept_col.metric("Artifacts still sent", percent(totals["artifact_retention"]),
                 help="Of the files read or written, errors seen and constraints the person stated: the share "
                      "still present word for word in the last call.")
 for note in (timeline.baseline_sentence(result), timeline.cache_check_sentence(result)):
