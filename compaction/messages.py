@@ -8,6 +8,9 @@ from typing import Any
 Message = dict[str, Any]
 
 
+# The keys of a tool call's input that name a file, in the tools of the agents this project reads
+FILE_INPUT_KEYS = ("path", "file_path", "filepath", "filename", "file", "notebook_path")
+
 def blocks(message: Message) -> list[dict]:
     """The dict blocks of a message; a string content has none."""
     content = message.get("content") if isinstance(message, dict) else None

@@ -10,11 +10,13 @@ import re
 from dataclasses import dataclass
 
 from ..history import History
+from ..messages import FILE_INPUT_KEYS
 from .terms import TermIndex, block_text, message_text
 
+# written apart from the offline summariser's own rule, so the measure does not grade the summary by the
+# summariser's own idea of a constraint
 _CONSTRAINT = re.compile(r"\b(?:don't|do not|never|always|must|mustn't|only|avoid|without|keep)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
-_FILE_KEYS = ("path", "file_path", "filepath", "filename", "file", "notebook_path")
 
 
 def position_of(origins: list, origin: int) -> int | None:
@@ -175,7 +177,7 @@ def artifacts(messages: list[dict], before: int) -> list[Artifact]:
         for position, block in enumerate(content if isinstance(content, list) else ()):
             kind = block.get("type") if isinstance(block, dict) else None
             if role == "assistant" and kind == "tool_use" and isinstance(block.get("input"), dict):
-                for key in _FILE_KEYS:
+                for key in FILE_INPUT_KEYS:
                     value = block["input"].get(key)
                     if isinstance(value, str):
                         add("file", value, (index, position))

@@ -11,11 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..markers import PLACEHOLDER, SNIP_PREFIX, is_summary, summary_body
-from ..messages import Message, content_text, message_text, tool_results, tool_uses
+from ..messages import FILE_INPUT_KEYS, Message, content_text, message_text, tool_results, tool_uses
 
 NAME = "offline"
 MAX_REMEMBERED = 200_000  # messages whose notes a summariser keeps
-_PATH_KEYS = ("path", "file_path", "file", "filename", "notebook_path")
 _COMMAND_KEYS = ("command", "cmd")
 _WRITE_TOOLS = re.compile(r"edit|write|create|patch|replace|insert|delete|move|apply", re.I)
 _CONSTRAINT = re.compile(r"\b(must|mustn't|don't|do not|never|always|only|without|avoid|keep|should|"
@@ -141,7 +140,7 @@ def _notes_of(message: Message) -> _MessageNotes:
         name = str(use.get("name", "tool"))
         calls.append((str(use.get("id")), name))
         tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
-        paths = [str(tool_input[k]) for k in _PATH_KEYS if isinstance(tool_input.get(k), str)]
+        paths = [str(tool_input[k]) for k in FILE_INPUT_KEYS if isinstance(tool_input.get(k), str)]
         (changed if _WRITE_TOOLS.search(name) else read).extend(paths)
         commands += [str(tool_input[k]) for k in _COMMAND_KEYS if isinstance(tool_input.get(k), str)]
     errors = []
