@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..history import History
 from ..messages import FILE_INPUT_KEYS
-from .terms import TermIndex, block_text, message_text
+from .terms import TermIndex, block_text, visible_text
 
 # written apart from the offline summariser's own rule, so the measure does not grade the summary by the
 # summariser's own idea of a constraint
@@ -67,7 +67,7 @@ class SentView:
             origins, found, start = self.history.origins, [], 0
             for _ in range(origins.count(None)):
                 start = origins.index(None, start)
-                found.append(message_text(self.history.messages[start]))
+                found.append(visible_text(self.history.messages[start]))
                 start += 1
             self._made = found
         return self._made
@@ -132,7 +132,7 @@ class SentView:
             return True
         content = sent.get("content")
         if block == -1 or not isinstance(content, list) or block >= len(content):
-            return text in message_text(sent)
+            return text in visible_text(sent)
         return content[block] is original["content"][block] or text in block_text(content[block])
 
 

@@ -123,7 +123,7 @@ def message_blocks(message: dict) -> Iterator[tuple[int, str]]:
             yield position, block_text(block)
 
 
-def message_text(message: dict) -> str:
+def visible_text(message: dict) -> str:
     return "\n".join(text for _, text in message_blocks(message))
 
 

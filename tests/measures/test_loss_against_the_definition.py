@@ -10,7 +10,7 @@ from compaction.generate import generate
 from compaction.history import prepare
 from compaction.importers import load_conversation
 from compaction.measures.meter import term_index
-from compaction.measures.terms import message_text
+from compaction.measures.terms import visible_text
 from compaction.replay import replay
 from compaction.settings import Settings
 
@@ -18,7 +18,7 @@ SAMPLES = Path(__file__).parents[2] / "sample_data"
 
 
 def _plain_blind(index, response: int, history) -> tuple[str, ...]:
-    sent_text = [message_text(m) for m in history.messages]
+    sent_text = [visible_text(m) for m in history.messages]
     return tuple(sorted(term for term in index.response_terms.get(response, ())
                         if index.first_seen(term) is not None and index.first_seen(term) < response
                         and not any(term in text for text in sent_text)))
