@@ -124,7 +124,7 @@ def message_blocks(message: dict) -> Iterator[tuple[int, str]]:
 
 
 def visible_text(message: dict) -> str:
-    """Every text of a message the model reads: its text, its calls' inputs, its results."""
+    """Every text of a message the model reads (block_text of each block, joined)."""
     return "\n".join(text for _, text in message_blocks(message))
 
 
