@@ -21,7 +21,7 @@ from compaction.settings import HELP
 from .charts import waterfall_figure
 from .glossary import GLOSSARY
 from .narrative import l4_headline, layer_captions
-from .pairs import introduced_problems, problem_text
+from .pairs import pair_verdict
 from .replay_chart import replay_figure
 from .setting_words import setting_label
 from .tables import placeholder_frame, snipped_frame
@@ -109,18 +109,12 @@ def measures_section(totals: dict[str, Any]) -> str:
 
 
 def _pairs_section(result: PipelineResult) -> str:
-    introduced = introduced_problems(result)
-    history = result.final.history
-    if introduced:
-        items = "".join(f"<li>{esc(problem_text(problem, history))}</li>" for problem in introduced[:20])
-        return (f'<div class="alarm"><b>The compaction broke {len(introduced):,} tool pair(s)</b>: the API would '
-                f"reject what is sent.<ul>{items}</ul></div>")
-    if result.input_problems:
-        first = problem_text(result.input_problems[0], result.stages[0].history)
-        return (f'<div class="note"><b>No tool pair broken by the compaction.</b> The loaded conversation already '
-                f"had {len(result.input_problems):,} (first: {esc(first)}); they are sent as they were.</div>")
-    return ('<div class="ok"><b>Tool pairs intact:</b> every tool call in what is sent is answered by its result, '
-            "so the API would accept it.</div>")
+    verdict = pair_verdict(result, limit=20)
+    items = "".join(f"<li>{esc(text)}</li>" for text in verdict.problems)
+    style = {"broken": "alarm", "kept": "note", "intact": "ok"}[verdict.level]
+    colon = ":" if verdict.level != "kept" else ""
+    return (f'<div class="{style}"><b>{esc(verdict.headline)}{colon}</b> {esc(verdict.text)}'
+            f'{f"<ul>{items}</ul>" if items else ""}</div>')
 
 
 def _settings_section(result: PipelineResult, replay: ReplayResult | None) -> str:

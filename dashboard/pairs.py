@@ -2,10 +2,12 @@
 introduced is an alarm. Every message number a person reads counts the loaded conversation from 0, as
 its message table does. No Streamlit here."""
 
+from dataclasses import dataclass
+
 from compaction.conversation import LoadWarning
 from compaction.history import History
 from compaction.pipeline import PipelineResult
-from compaction.validity import PairProblem
+from compaction.validity import PairProblem, is_waiting_call
 
 from .text import literal
 
@@ -35,8 +37,29 @@ def problem_text(problem: PairProblem, history: History) -> str:
     return f"{where(history, problem.index)}: {problem.detail}"
 
 
-def _waiting_at_end(problem: PairProblem, history: History) -> bool:
-    return problem.kind == "unanswered_tool_use" and problem.index == len(history.messages) - 1
+@dataclass(frozen=True)
+class PairVerdict:
+    """What a run did to the tool pairs, for the Pipeline page and the report (plain text each)."""
+
+    level: str  # "broken" (the compaction broke pairs), "kept" (only the input's own problems), "intact"
+    headline: str
+    text: str
+    problems: list[str]  # the broken pairs, numbered in the loaded conversation (at most `limit`)
+
+
+def pair_verdict(result: PipelineResult, limit: int) -> PairVerdict:
+    introduced = introduced_problems(result)
+    final = result.final.history
+    if introduced:
+        return PairVerdict("broken", f"The compaction broke {len(introduced):,} tool pair(s)",
+                           "the API would reject what is sent.",
+                           [problem_text(problem, final) for problem in introduced[:limit]])
+    if result.valid:
+        return PairVerdict("intact", "Tool pairs intact", "every tool call in what is sent is answered by its "
+                           "result, so the API would accept it.", [])
+    return PairVerdict("kept", "No tool pair broken by the compaction.",
+                       f"What is sent keeps the {len(result.problems):,} problem(s) the loaded conversation "
+                       f"already had (first: {problem_text(result.problems[0], final)}).", [])
 
 
 def input_note(problems: list[PairProblem], history: History) -> str | None:
@@ -44,7 +67,7 @@ def input_note(problems: list[PairProblem], history: History) -> str | None:
     what they mean for the API."""
     if not problems:
         return None
-    if all(_waiting_at_end(problem, history) for problem in problems):
+    if all(is_waiting_call(problem, len(history.messages)) for problem in problems):
         ids = ", ".join(literal(repr(problem.tool_use_id)) for problem in problems)
         return (f"**The conversation ends on a tool call still waiting for its result** ({where(history, problems[0].index)}, "
                 f"tool_use {ids}): the agent stopped while the tool ran. The API takes a history only when every "

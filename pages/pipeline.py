@@ -11,7 +11,7 @@ from dashboard.charts import fate_strip_figure, waterfall_figure
 from dashboard.html_report import report_html
 from dashboard.narrative import fate_counts, l4_headline, layer_captions
 from dashboard.navigation import page_setup
-from dashboard.pairs import introduced_problems, problem_text
+from dashboard.pairs import pair_verdict
 from dashboard.text import literal
 from dashboard.units import UNIT_LABELS, convert, describe, percent
 
@@ -53,18 +53,14 @@ kept_col.metric("Artifacts still sent", percent(lost.artifact_retention),
 st.caption(f"L4: {l4_help}. What this costs over a whole session, with prompt caching, and which names the "
            "model then used without seeing them: the Replay page.")
 
-introduced = introduced_problems(result)
-if introduced:
-    st.error("**The compaction broke tool pairs:** the API would reject what is sent.\n"
-             + "\n".join(f"- {literal(problem_text(problem, final.history))}" for problem in introduced[:10]),
-             icon=":material/error:")
-elif result.valid:
-    st.success("**Tool pairs intact:** every tool call in what is sent is answered by its result, "
-               "so the API would accept this history.", icon=":material/check_circle:")
+verdict = pair_verdict(result, limit=10)
+if verdict.level == "broken":
+    st.error(f"**{verdict.headline}:** {literal(verdict.text)}"
+             + "".join(f"\n- {literal(text)}" for text in verdict.problems), icon=":material/error:")
+elif verdict.level == "intact":
+    st.success(f"**{verdict.headline}:** {literal(verdict.text)}", icon=":material/check_circle:")
 else:  # only what the loaded conversation already had: the Conversation page says what it means
-    st.info(f"**No tool pair broken by the compaction.** What is sent keeps the {len(result.problems):,} "
-            "problem(s) the loaded conversation already had (first: "
-            f"{literal(problem_text(result.problems[0], final.history))}); the Conversation page explains it.",
+    st.info(f"**{verdict.headline}** {literal(verdict.text)} The Conversation page explains it.",
             icon=":material/info:")
 
 stem = safe_name(loaded.label.rsplit(".", 1)[0])
