@@ -166,13 +166,18 @@ def _replay_store() -> OutputStore:
     return OutputStore(store().root / "replays")
 
 
+def _replay_key(strategy: str, histories: bool) -> tuple:
+    """What decides a replay at the current settings: the run's key, the strategy, the window, the prices."""
+    return (*_result_key(settings()), strategy, model_window(), histories, prices())
+
+
 def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayResult:
     """The agent loop over the loaded conversation at the current settings and model window.
 
     `histories=False` keeps only the per-call records: a strategy that never snips keeps every message,
     so its histories grow with the square of the session's length."""
     current_settings, window, current_prices = settings(), model_window(), prices()
-    return _cached(_REPLAYS, (*_result_key(current_settings), strategy, window, histories, current_prices),
+    return _cached(_REPLAYS, _replay_key(strategy, histories),
                    lambda: replay(history(), current_settings, _replay_store(), OfflineSummarizer(),
                                   window, strategy, keep_histories=histories, prices=current_prices))
 
@@ -194,12 +199,11 @@ def strategy_replay(name: str, params: dict) -> ReplayResult:
 def replay_later() -> Callable[[], ReplayResult]:
     """The replay at the current settings, as a call to make later: a download's data is made outside the
     page's run, where the session cannot be read. The page's cached replay when there is one."""
-    current_settings, window, current_prices = settings(), model_window(), prices()
     for histories in (True, False):
-        cached = st.session_state.get(_REPLAYS, {}).get((*_result_key(current_settings), "pipeline", window,
-                                                          histories, current_prices))
+        cached = st.session_state.get(_REPLAYS, {}).get(_replay_key("pipeline", histories))
         if cached is not None:
             return lambda: cached
+    current_settings, window, current_prices = settings(), model_window(), prices()
     prepared, replay_store = history(), _replay_store()
     return lambda: replay(prepared, current_settings, replay_store, OfflineSummarizer(), window,
                           keep_histories=False, prices=current_prices)
