@@ -1,7 +1,7 @@
 """A replay's records: one per model call (what was sent, what acted, what it cost and lost), and
 the totals over the session. Plain data, so the CLI, the pages, sweeps and corpora read the same."""
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .events import AppliedEdit, SummaryEvent
@@ -143,8 +143,7 @@ class ReplayResult:
     def as_dict(self) -> dict[str, Any]:
         return {"calls": [c.as_dict() for c in self.calls], "totals": self.totals,
                 "settings": self.settings.as_dict(), "boundaries": self.boundaries,
-                "prices": {"input": self.prices.input, "output": self.prices.output,
-                           "cache_write": self.prices.cache_write, "cache_read": self.prices.cache_read}}
+                "prices": asdict(self.prices)}
 
 
 
