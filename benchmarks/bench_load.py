@@ -27,8 +27,8 @@ sys.path[:0] = [str(REPO), str(REPO / "tests" / "browser")]
 
 from compaction import run_pipeline  # noqa: E402
 from compaction.generate import realistic_session  # noqa: E402
-from compaction.settings import DEFAULTS  # noqa: E402
-from compaction.store import OutputStore  # noqa: E402
+from compaction.model.settings import DEFAULTS  # noqa: E402
+from compaction.storage.outputs import OutputStore  # noqa: E402
 from dashboard.units import CHARS, describe  # noqa: E402
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"

@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from compaction.generate import realistic_session  # noqa: E402
 from compaction.generate.claude_code_log import ClaudeCodeLog  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
-from compaction.pipeline import run_pipeline  # noqa: E402
-from compaction.store import OutputStore  # noqa: E402
-from compaction.validity import check_pairs  # noqa: E402
+from compaction.layers.pipeline import run_pipeline  # noqa: E402
+from compaction.model.validity import check_pairs  # noqa: E402
+from compaction.storage.outputs import OutputStore  # noqa: E402
 
 
 def claude_code_file(megabytes: float) -> bytes:

@@ -46,8 +46,8 @@ from streamlit_client import StreamlitTab  # noqa: E402
 
 from compaction import run_pipeline  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
-from compaction.settings import DEFAULTS  # noqa: E402
-from compaction.store import OutputStore  # noqa: E402
+from compaction.model.settings import DEFAULTS  # noqa: E402
+from compaction.storage.outputs import OutputStore  # noqa: E402
 from dashboard.units import CHARS, describe  # noqa: E402
 
 SAMPLE = "realistic_session.json"

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from compaction.errors import ConversationError  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
-from compaction.messages import tool_results  # noqa: E402
-from compaction.validity import check_pairs, is_waiting_call  # noqa: E402
+from compaction.model.messages import tool_results  # noqa: E402
+from compaction.model.validity import check_pairs, is_waiting_call  # noqa: E402
 
 SUFFIXES = (".jsonl", ".json", ".traj")
 

@@ -1,19 +1,19 @@
 """Compaction Lab's engine: the four-layer context compaction pipeline, pure Python."""
 
-from .conversation import Conversation, LoadWarning
-from .errors import CompactionError, ConversationError, SettingsError, SummarizerError
-from .generate import KINDS as GENERATE_KINDS
-from .generate import generate, realistic_session, seed_demo
-from .history import History, prepare
-from .importers import FORMATS as INPUT_FORMATS
-from .importers import MAX_FILE_BYTES, MAX_NESTING_DEPTH, detect_format, load_conversation
-from .layers import PLACEHOLDER, compact_history, micro_compact, snip_compact, tool_result_budget
-from .pipeline import LAYERS, PipelineResult, Stage, run_pipeline
-from .settings import DEFAULTS, Settings
-from .sizes import estimate_tokens, history_size
-from .store import OutputStore
-from .summarizers import OfflineSummarizer
-from .validity import check_pairs, is_valid
+from compaction.errors import CompactionError, ConversationError, SettingsError, SummarizerError
+from compaction.generate import KINDS as GENERATE_KINDS
+from compaction.generate import generate, realistic_session, seed_demo
+from compaction.importers import FORMATS as INPUT_FORMATS
+from compaction.importers import MAX_FILE_BYTES, MAX_NESTING_DEPTH, detect_format, load_conversation
+from compaction.layers import PLACEHOLDER, compact_history, micro_compact, snip_compact, tool_result_budget
+from compaction.layers.pipeline import LAYERS, PipelineResult, Stage, run_pipeline
+from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.history import History, prepare
+from compaction.model.settings import DEFAULTS, Settings
+from compaction.model.sizes import estimate_tokens, history_size
+from compaction.model.validity import check_pairs, is_valid
+from compaction.storage.outputs import OutputStore
+from compaction.summarizers import OfflineSummarizer
 
 __all__ = [
     "DEFAULTS", "GENERATE_KINDS", "INPUT_FORMATS", "LAYERS", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH",

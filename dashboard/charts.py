@@ -6,11 +6,10 @@ import textwrap
 import pandas as pd
 import plotly.graph_objects as go
 
-from compaction.fates import FATE_TEXT, FATES
-from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.pipeline import LAYER_TITLES, PipelineResult
-
-from .units import SHORT, UNIT_LABELS, compact_number, convert
+from compaction.layers.fates import FATE_TEXT, FATES
+from compaction.layers.pipeline import LAYER_TITLES, PipelineResult
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from dashboard.units import SHORT, UNIT_LABELS, compact_number, convert
 
 FATE_COLORS = {
     "kept": "#4c78a8",

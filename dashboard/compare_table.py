@@ -12,10 +12,9 @@ from typing import Any
 import pandas as pd
 
 from compaction.measures.tradeoff import pareto_front
-from compaction.replay import ACTIONS, ReplayResult
-
-from .timeline import ACTION_TITLES, STRATEGY_TITLES
-from .units import dollars, percent
+from compaction.replay.loop import ACTIONS, ReplayResult
+from dashboard.timeline import ACTION_TITLES, STRATEGY_TITLES
+from dashboard.units import dollars, percent
 
 BEST = "★"
 

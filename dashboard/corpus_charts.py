@@ -4,11 +4,10 @@ trade-off chart. Plain functions, tested without a browser."""
 
 import plotly.graph_objects as go
 
-from compaction.settings import DEFAULTS
-from compaction.sweep import BETTER, MEASURES, SweepResult
-
-from .time_charts import MARGIN, cell_text
-from .tradeoff_chart import tradeoff_figure
+from compaction.model.settings import DEFAULTS
+from compaction.replay.sweep import BETTER, MEASURES, SweepResult
+from dashboard.time_charts import MARGIN, cell_text
+from dashboard.tradeoff_chart import tradeoff_figure
 
 
 def corpus_heatmap(sweep: dict, measure: str) -> go.Figure:

@@ -17,10 +17,9 @@ import streamlit as st
 from compaction.corpus import CorpusResult, Job, SessionFile, analyse, discover, unpack_sessions
 from compaction.corpus.files import checked_path, inside_any, with_refused
 from compaction.errors import CompactionError
-
-from . import loading, state
-from .corpus_tables import suggested_projects_folder
-from .text import literal
+from dashboard import loading, state
+from dashboard.corpus_tables import suggested_projects_folder
+from dashboard.text import literal
 
 ROWS, SWEEP = "rows", "sweep"
 FOLDER_KEY = "sessions_folder"

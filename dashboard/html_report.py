@@ -14,18 +14,17 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
-from compaction.pipeline import PipelineResult
-from compaction.replay import ReplayResult
-from compaction.settings import HELP
-
-from .charts import waterfall_figure
-from .glossary import GLOSSARY
-from .narrative import l4_headline, layer_captions
-from .pairs import pair_verdict
-from .replay_chart import replay_figure
-from .setting_words import setting_label
-from .tables import placeholder_frame, snipped_frame
-from .units import SHORT, UNIT_LABELS, convert, describe, dollars, percent
+from compaction.layers.pipeline import PipelineResult
+from compaction.model.settings import HELP
+from compaction.replay.loop import ReplayResult
+from dashboard.charts import waterfall_figure
+from dashboard.glossary import GLOSSARY
+from dashboard.narrative import l4_headline, layer_captions
+from dashboard.pairs import pair_verdict
+from dashboard.replay_chart import replay_figure
+from dashboard.setting_words import setting_label
+from dashboard.tables import placeholder_frame, snipped_frame
+from dashboard.units import SHORT, UNIT_LABELS, convert, describe, dollars, percent
 
 MAX_ROWS = 200  # rows of a table in the report; the rest are counted
 CHART_CONFIG = {"displayModeBar": False, "responsive": True}

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from compaction.conversation import Conversation
 from compaction.generate import generate
-from compaction.history import History, prepare
 from compaction.importers import MAX_FILE_BYTES, load_conversation
-from compaction.pipeline import PipelineResult
+from compaction.layers.pipeline import PipelineResult
+from compaction.model.conversation import Conversation
+from compaction.model.history import History, prepare
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 DEFAULT_SAMPLE = "seed_demo.json"

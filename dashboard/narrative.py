@@ -2,10 +2,9 @@
 
 from collections import Counter
 
-from compaction.fates import FATES, message_fates
-from compaction.pipeline import PipelineResult
-
-from .units import describe
+from compaction.layers.fates import FATES, message_fates
+from compaction.layers.pipeline import PipelineResult
+from dashboard.units import describe
 
 
 def _plural(count: int, word: str) -> str:

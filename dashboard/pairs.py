@@ -4,12 +4,11 @@ its message table does. No Streamlit here."""
 
 from dataclasses import dataclass
 
-from compaction.conversation import LoadWarning
-from compaction.history import History
-from compaction.pipeline import PipelineResult
-from compaction.validity import PairProblem, is_waiting_call
-
-from .text import literal
+from compaction.layers.pipeline import PipelineResult
+from compaction.model.conversation import LoadWarning
+from compaction.model.history import History
+from compaction.model.validity import PairProblem, is_waiting_call
+from dashboard.text import literal
 
 LOADED = "of the loaded conversation"
 

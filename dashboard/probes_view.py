@@ -5,12 +5,11 @@ the button, only with a key (the sidebar's, or ANTHROPIC_API_KEY)."""
 import pandas as pd
 import streamlit as st
 
-from compaction.history import History
 from compaction.measures.probes import KIND_MEANING, MAX_SCORE, ProbeError, Prober, probe_score
-from compaction.replay_records import CallRecord
-
-from . import state
-from .units import percent
+from compaction.model.history import History
+from compaction.replay.records import CallRecord
+from dashboard import state
+from dashboard.units import percent
 
 _PROBES = "_probe_results"
 

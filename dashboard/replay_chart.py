@@ -12,10 +12,9 @@ import html
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from compaction.replay import ACTIONS, ReplayResult
-
-from .time_charts import ACTION_COLORS, BOUNDARY_COLOR, RAW_COLOR, SENT_COLOR, limit_lines
-from .timeline import ACTION_TITLES
+from compaction.replay.loop import ACTIONS, ReplayResult
+from dashboard.time_charts import ACTION_COLORS, BOUNDARY_COLOR, RAW_COLOR, SENT_COLOR, limit_lines
+from dashboard.timeline import ACTION_TITLES
 
 RECORDED_COLOR = "#f58518"
 STOP_COLOR = "#e45756"

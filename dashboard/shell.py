@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from compaction.anthropic_client import default_model
+from compaction.llm.client import default_model
 from dashboard import state
 from dashboard.glossary import glossary_markdown
 from dashboard.units import UNIT_LABELS, UNITS

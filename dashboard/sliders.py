@@ -2,9 +2,8 @@
 
 from dataclasses import dataclass
 
-from compaction.settings import DEFAULTS, HELP
-
-from .setting_words import SETTING_WORDS
+from compaction.model.settings import DEFAULTS, HELP
+from dashboard.setting_words import SETTING_WORDS
 
 
 @dataclass(frozen=True)

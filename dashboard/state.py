@@ -12,22 +12,21 @@ from pathlib import Path
 
 import streamlit as st
 
-from compaction.corpus.executors import ProcessPool
 from compaction.errors import ConversationError, SettingsError
+from compaction.layers.pipeline import PipelineResult, run_pipeline
 from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
-from compaction.pipeline import PipelineResult, run_pipeline
-from compaction.replay import MODEL_WINDOW_TOKENS, ReplayResult, replay
-from compaction.sessions import new_session_store, remove_stale_sessions
-from compaction.settings import DEFAULTS, Settings
-from compaction.store import OutputStore
+from compaction.model.settings import DEFAULTS, Settings
+from compaction.replay.loop import MODEL_WINDOW_TOKENS, ReplayResult, replay
+from compaction.replay.parallel import ProcessPool
+from compaction.replay.sweep import SweepResult, SweepStore, sweep
+from compaction.storage.outputs import OutputStore
+from compaction.storage.workspaces import new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
-from compaction.sweep import SweepResult, SweepStore, sweep
-
-from .loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared, sample_names
-from .sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
-from .tour import TOUR_SETTINGS
-from .units import CHARS, UNITS
+from dashboard.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared, sample_names
+from dashboard.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
+from dashboard.tour import TOUR_SETTINGS
+from dashboard.units import CHARS, UNITS
 
 UNIT_KEY = "UNIT"
 MODEL_WINDOW_KEY = "MODEL_WINDOW"

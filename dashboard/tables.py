@@ -5,13 +5,12 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from compaction.history import History
-from compaction.messages import block_types, tool_results, tool_uses
-from compaction.pipeline import PipelineResult
-from compaction.store import StoredOutput
-
-from .text import message_summary_line
-from .units import convert
+from compaction.layers.pipeline import PipelineResult
+from compaction.model.history import History
+from compaction.model.messages import block_types, tool_results, tool_uses
+from compaction.storage.outputs import StoredOutput
+from dashboard.text import message_summary_line
+from dashboard.units import convert
 
 
 def message_tools(history: History, index: int) -> str:

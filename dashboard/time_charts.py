@@ -4,14 +4,13 @@ replay's own chart is in replay_chart.py). Plain functions to plotly figures, te
 
 import plotly.graph_objects as go
 
-from compaction.measures.token_model import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.replay import ReplayResult
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay.loop import ReplayResult
+from compaction.replay.sweep import BETTER, DOLLARS, SHARES, SweepResult
 from compaction.strategies import REGISTRY
-from compaction.sweep import BETTER, DOLLARS, SHARES, SweepResult
-
-from .charts import LIMIT_COLOR
-from .timeline import STRATEGY_TITLES, limit_tokens
-from .units import compact_number
+from dashboard.charts import LIMIT_COLOR
+from dashboard.timeline import STRATEGY_TITLES, limit_tokens
+from dashboard.units import compact_number
 
 WINDOW_COLOR = "#333333"
 RAW_COLOR = "#bab0ac"

@@ -3,15 +3,14 @@ as it is long) before and after a layer, and the figures the tour's texts quote.
 
 import plotly.graph_objects as go
 
-from compaction.history import History
-from compaction.markers import COMPACTED_PREFIX, PLACEHOLDER, REACTIVE_PREFIX
-from compaction.messages import blocks, content_text, tool_uses
-from compaction.pipeline import PipelineResult
-from compaction.settings import DEFAULTS
-
-from .charts import LIMIT_COLOR
-from .narrative import _plural
-from .units import compact_number
+from compaction.layers.pipeline import PipelineResult
+from compaction.model.history import History
+from compaction.model.markers import COMPACTED_PREFIX, PLACEHOLDER, REACTIVE_PREFIX
+from compaction.model.messages import blocks, content_text, tool_uses
+from compaction.model.settings import DEFAULTS
+from dashboard.charts import LIMIT_COLOR
+from dashboard.narrative import _plural
+from dashboard.units import compact_number
 
 # The tutorial's defaults but a CONTEXT_LIMIT low enough that L4 fires on the seed demo.
 TOUR_SETTINGS = DEFAULTS.replace(context_limit=8_000)

@@ -3,9 +3,8 @@ the cells no other beats on both joined up (the Pareto front). A click on a poin
 
 import plotly.graph_objects as go
 
-from compaction.sweep import MEASURES, SweepResult
-
-from .time_charts import MARGIN, cell_text
+from compaction.replay.sweep import MEASURES, SweepResult
+from dashboard.time_charts import MARGIN, cell_text
 
 POINT_COLOR = "#9ecae1"
 FRONT_COLOR = "#08519c"

@@ -4,12 +4,11 @@ a slider's value may be set (see state.apply_settings)."""
 
 import streamlit as st
 
-from compaction.settings import Settings
-from compaction.sweep import SweepResult
-
-from . import state
-from .setting_words import SETTING_WORDS
-from .timeline import cell_from_selection, format_values, parse_values
+from compaction.model.settings import Settings
+from compaction.replay.sweep import SweepResult
+from dashboard import state
+from dashboard.setting_words import SETTING_WORDS
+from dashboard.timeline import cell_from_selection, format_values, parse_values
 
 HEATMAP_KEY = "tune_heatmap"
 # What a darker cell means, per measure. No "better": each measure is one side of a trade-off (fewer tokens

@@ -5,10 +5,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from compaction.history import History
-
-from .text import message_full_text
-from .units import describe
+from compaction.model.history import History
+from dashboard.text import message_full_text
+from dashboard.units import describe
 
 PAGE_CHARS = 20_000
 SHORT_TEXT = 1_500  # shorter texts get a box that fits them; longer ones a fixed-height scrolling box

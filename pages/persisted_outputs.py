@@ -3,7 +3,7 @@
 import streamlit as st
 
 from compaction.layers.persist import persisted_marker
-from compaction.messages import content_text
+from compaction.model.messages import content_text
 from dashboard import state, tables, views
 from dashboard.navigation import page_setup
 from dashboard.units import UNIT_LABELS, describe

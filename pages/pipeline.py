@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from compaction.fates import FATE_TEXT, message_fates
-from compaction.pipeline import LAYER_TITLES
-from compaction.report import stage_rows
-from compaction.store import safe_name
+from compaction.cli.tables import stage_rows
+from compaction.layers.fates import FATE_TEXT, message_fates
+from compaction.layers.pipeline import LAYER_TITLES
+from compaction.storage.outputs import safe_name
 from dashboard import state
 from dashboard.charts import fate_strip_figure, waterfall_figure
 from dashboard.html_report import report_html

@@ -4,7 +4,7 @@ and a sweep of two settings across all of them."""
 import streamlit as st
 
 from compaction.errors import CompactionError
-from compaction.sweep import MEASURES
+from compaction.replay.sweep import MEASURES
 from dashboard import corpus_state, tuning, views
 from dashboard.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
 from dashboard.corpus_tables import RowFilter, corpus_summary, formats_of, sessions_frame

@@ -3,7 +3,7 @@ download of the compacted conversation."""
 
 import streamlit as st
 
-from compaction.store import safe_name
+from compaction.storage.outputs import safe_name
 from dashboard import state, tables, views
 from dashboard.loading import compacted_json
 from dashboard.navigation import page_setup

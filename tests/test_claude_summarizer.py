@@ -7,8 +7,8 @@ import warnings
 import pytest
 from fake_anthropic import MESSAGES
 
-from compaction.anthropic_client import DEFAULT_MODEL
 from compaction.errors import SummarizerError
+from compaction.llm.client import DEFAULT_MODEL
 from compaction.summarizers.base import SUMMARY_PROMPT, summary_input
 from compaction.summarizers.claude import ClaudeSummarizer
 

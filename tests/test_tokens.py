@@ -3,8 +3,8 @@
 import pytest
 from fake_anthropic import COUNT_TOKENS
 
-from compaction.anthropic_client import DEFAULT_MODEL
-from compaction.tokens import TokenCountError, estimate_tokens, exact_tokens
+from compaction.llm.client import DEFAULT_MODEL
+from compaction.llm.token_count import TokenCountError, estimate_tokens, exact_tokens
 
 KEY = "sk-ant-api03-tokens-test-5555"
 MESSAGES = [{"role": "user", "content": "How long is this conversation?"}]

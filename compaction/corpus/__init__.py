@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import SettingsError
-from ..sweep import sweep_grid
-from .aggregate import SweepAggregate, percentile
-from .archive import Unpacked, unpack_sessions
-from .executors import open_executor, stream
-from .files import SessionFile, corpus_root, discover
-from .rows import COLUMNS, Job, session_row
+from compaction.corpus.aggregate import SweepAggregate, percentile
+from compaction.corpus.archive import Unpacked, unpack_sessions
+from compaction.corpus.files import SessionFile, corpus_root, discover
+from compaction.corpus.rows import COLUMNS, Job, session_row
+from compaction.errors import SettingsError
+from compaction.replay.parallel import open_executor, stream
+from compaction.replay.sweep import sweep_grid
 
 
 @dataclass

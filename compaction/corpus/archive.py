@@ -12,9 +12,9 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .. import limits
-from ..errors import ConversationError
-from .files import SESSION_SUFFIXES, SessionFile, discover, with_refused
+from compaction.corpus.files import SESSION_SUFFIXES, SessionFile, discover, with_refused
+from compaction.errors import ConversationError
+from compaction.importers import limits
 
 MAX_MEMBERS = 100_000
 MAX_TOTAL_BYTES = 4 * 1024 ** 3

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..errors import ConversationError
+from compaction.errors import ConversationError
 
 SESSION_SUFFIXES = (".jsonl", ".json", ".traj")
 # Claude Code keeps one folder per working directory under ~/.claude/projects

@@ -10,17 +10,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..conversation import Conversation
-from ..errors import CompactionError
-from ..history import History, prepare
-from ..importers import load_conversation
-from ..measures.calibration import recorded_context
-from ..replay import MODEL_WINDOW_TOKENS, replay
-from ..settings import DEFAULTS, Settings
-from ..summarizers import OfflineSummarizer
-from ..sweep import SweepStore, sweep
-from ..validity import check_pairs
-from .files import SessionFile, checked_path
+from compaction.corpus.files import SessionFile, checked_path
+from compaction.errors import CompactionError
+from compaction.importers import load_conversation
+from compaction.model.calibration import recorded_context
+from compaction.model.conversation import Conversation
+from compaction.model.history import History, prepare
+from compaction.model.settings import DEFAULTS, Settings
+from compaction.model.validity import check_pairs
+from compaction.replay.loop import MODEL_WINDOW_TOKENS, replay
+from compaction.replay.sweep import SweepStore, sweep
+from compaction.summarizers import OfflineSummarizer
 
 # What the log holds, then what the replay at the job's settings gives (its totals, same names).
 LOG_COLUMNS = ("path", "project", "session", "format", "first_time", "last_time", "messages", "model_calls",

@@ -4,9 +4,9 @@
 parallel_share=..., seed=...)`; both return Anthropic-form messages valid per check_pairs.
 """
 
-from ..errors import SettingsError
-from .realistic import realistic_session
-from .seed_demo import seed_demo
+from compaction.errors import SettingsError
+from compaction.generate.realistic import realistic_session
+from compaction.generate.seed_demo import seed_demo
 
 KINDS = ("seed-demo", "realistic")
 

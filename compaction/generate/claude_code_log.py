@@ -20,7 +20,7 @@ import random
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from ..messages import content_text
+from compaction.model.messages import content_text
 
 VERSION = "2.1.39"  # the Claude Code version written into each line, as real files carry one
 CHARS_PER_TOKEN = 3.6  # how the generated "tokenizer" weighs JSON text: not the project's chars / 4

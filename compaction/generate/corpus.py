@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from .claude_code_log import ClaudeCodeLog
-from .realistic import realistic_session
+from compaction.generate.claude_code_log import ClaudeCodeLog
+from compaction.generate.realistic import realistic_session
 
 PROJECTS = ("invoicer", "tidyfeed", "pgsnap", "mdlint", "shipyard")
 CLAUDE_CODE_SHARE = 0.75

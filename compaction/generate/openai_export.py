@@ -7,7 +7,7 @@ message; the system prompt becomes a leading system message.
 import json
 from typing import Any
 
-from ..messages import blocks, content_text
+from compaction.model.messages import blocks, content_text
 
 
 def to_openai(messages: list[dict], system: Any = None) -> list[dict]:

@@ -4,16 +4,16 @@ follow-ups (with constraints the summary should keep) and assistant reasoning te
 
 Every turn is one assistant message and one user message, and the session ends with tool results (the
 state just before the next model call), so `turns` turns give `2 * turns + 1` messages. The result is
-always valid per compaction.validity.check_pairs, and the same for the same knobs and seed.
+always valid per compaction.model.validity.check_pairs, and the same for the same knobs and seed.
 """
 
 import math
 import random
 import string
 
-from ..errors import SettingsError
-from . import outputs
-from .outputs import FUNCTIONS
+from compaction.errors import SettingsError
+from compaction.generate import outputs
+from compaction.generate.outputs import FUNCTIONS
 
 MAX_TURNS = 1_000_000
 # Spread of the log-normal output sizes: with 1.2, about 1 output in 200 is 25x the typical size.

@@ -8,11 +8,11 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..messages import content_text
-from .claude_code_log import ClaudeCodeLog
-from .openai_export import to_openai
-from .realistic import realistic_session
-from .seed_demo import seed_demo
+from compaction.generate.claude_code_log import ClaudeCodeLog
+from compaction.generate.openai_export import to_openai
+from compaction.generate.realistic import realistic_session
+from compaction.generate.seed_demo import seed_demo
+from compaction.model.messages import content_text
 
 SYSTEM_PROMPT = ("You are a coding agent working in the user's repository. Use the tools to read, search, "
                  "edit and test code. Keep changes small and explain what you changed.")

@@ -8,13 +8,13 @@ naming the file and the line, field or message index; never a bare exception.
 from pathlib import Path
 from typing import Any
 
-from ..conversation import Conversation, LoadWarning
-from ..errors import ConversationError
-from ..limits import check_value_count
-from . import anthropic, claude_code, openai, openhands, swe_agent
-from .jsonl import read_lines
-from .source import MAX_FILE_BYTES, MAX_NESTING_DEPTH, parse_document, read_source
-from .surrogates import might_hold_surrogates, without_lone_surrogates
+from compaction.errors import ConversationError
+from compaction.importers import anthropic, claude_code, openai, openhands, swe_agent
+from compaction.importers.jsonl import read_lines
+from compaction.importers.limits import check_value_count
+from compaction.importers.source import MAX_FILE_BYTES, MAX_NESTING_DEPTH, parse_document, read_source
+from compaction.importers.surrogates import might_hold_surrogates, without_lone_surrogates
+from compaction.model.conversation import Conversation, LoadWarning
 
 FORMATS = ("auto", "anthropic", "claude-code", "openai", "swe-agent", "openhands")
 

@@ -6,11 +6,11 @@ message per line) is what the pipeline's own transcripts look like.
 
 from typing import Any
 
-from ..conversation import Conversation, LoadWarning
-from ..errors import ConversationError
-from .checks import build_conversation, check_message
-from .jsonl import JsonLines
-from .source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
+from compaction.errors import ConversationError
+from compaction.importers.checks import build_conversation, check_message
+from compaction.importers.jsonl import JsonLines
+from compaction.importers.source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
+from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "anthropic"
 

@@ -7,11 +7,11 @@ a broken tool_use/tool_result pair) are warnings with the message index.
 
 from typing import Any
 
-from ..conversation import Conversation, LoadWarning
-from ..errors import ConversationError
-from ..limits import check_message_count
-from ..validity import PairProblem, check_pairs, is_waiting_call
-from .source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
+from compaction.errors import ConversationError
+from compaction.importers.limits import check_message_count
+from compaction.importers.source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
+from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.validity import PairProblem, check_pairs, is_waiting_call
 
 ROLES = ("user", "assistant")
 

@@ -9,8 +9,8 @@ tighter bound is checked on the messages a format keeps).
 
 from dataclasses import dataclass, field
 
-from ..conversation import LoadWarning
-from .source import depth_error, kind_of, loads_line
+from compaction.importers.source import depth_error, kind_of, loads_line
+from compaction.model.conversation import LoadWarning
 
 SHOWN_LINES = 5  # skipped lines named in the warning; the rest are counted
 

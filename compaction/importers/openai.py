@@ -8,12 +8,12 @@ consecutive `role: "tool"` replies become one user message of tool_result blocks
 import json
 from typing import Any
 
-from ..conversation import Conversation, LoadWarning
-from ..errors import ConversationError
-from ..messages import has_tool_use
-from .checks import build_conversation, check_message, only_tool_results
-from .source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
-from .unique_ids import make_tool_ids_unique
+from compaction.errors import ConversationError
+from compaction.importers.checks import build_conversation, check_message, only_tool_results
+from compaction.importers.source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
+from compaction.importers.unique_ids import make_tool_ids_unique
+from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.messages import has_tool_use
 
 FORMAT = "openai"
 ROLES = ("system", "developer", "user", "assistant", "tool")

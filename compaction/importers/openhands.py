@@ -15,10 +15,10 @@ tool_use per call); each observation is the tool_result of its call. Events that
 import json
 from typing import Any
 
-from ..conversation import Conversation, LoadWarning
-from ..errors import ConversationError
-from .openai import Converter
-from .source import kind_of
+from compaction.errors import ConversationError
+from compaction.importers.openai import Converter
+from compaction.importers.source import kind_of
+from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "openhands"
 _NOT_SENT = frozenset({"agent_state_changed", "change_agent_state", "null", "user_rejected", "condensation",

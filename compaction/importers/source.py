@@ -13,10 +13,10 @@ from typing import Any
 
 import orjson
 
-from .. import limits
-from ..errors import ConversationError
+from compaction.errors import ConversationError
+from compaction.importers import limits
 
-# The bounds live in compaction.limits (see docs/limits.md); named here too, where they are applied.
+# The bounds live in compaction.importers.limits (see docs/limits.md); named here too, where they are applied.
 MAX_FILE_BYTES = limits.MAX_FILE_BYTES
 MAX_NESTING_DEPTH = limits.MAX_NESTING_DEPTH
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ..conversation import Conversation, LoadWarning
+from compaction.model.conversation import Conversation, LoadWarning
 
 # A \u escape of a surrogate in the raw text: only then can a parsed string hold one (cheap test).
 _ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")

@@ -9,10 +9,10 @@ the metadata.
 
 from typing import Any
 
-from ..conversation import Conversation, LoadWarning
-from ..errors import ConversationError
-from .openai import Converter
-from .source import kind_of
+from compaction.errors import ConversationError
+from compaction.importers.openai import Converter
+from compaction.importers.source import kind_of
+from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "swe-agent"
 _INFO_KEYS = ("exit_status", "submission", "model_stats", "swe_agent_version", "swe_agent_hash")

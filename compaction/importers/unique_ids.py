@@ -7,8 +7,8 @@ message, with one warning. Works on the converter's own new message dicts.
 
 from collections import defaultdict, deque
 
-from ..conversation import LoadWarning
-from ..messages import tool_results, tool_uses
+from compaction.model.conversation import LoadWarning
+from compaction.model.messages import tool_results, tool_uses
 
 
 def make_tool_ids_unique(messages: list[dict]) -> LoadWarning | None:

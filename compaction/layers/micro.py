@@ -6,11 +6,11 @@ layer made, never in the input): in the agent loop the history carries the previ
 which every older long result was already replaced, so a call looks only at what is new.
 """
 
-from ..events import LayerResult, Placeholder
-from ..history import History, content_repr_len, prepare
-from ..markers import PLACEHOLDER
-from ..messages import content_chars, tool_result_positions
-from ..settings import DEFAULTS, Settings
+from compaction.model.events import LayerResult, Placeholder
+from compaction.model.history import History, content_repr_len, prepare
+from compaction.model.markers import PLACEHOLDER
+from compaction.model.messages import content_chars, tool_result_positions
+from compaction.model.settings import DEFAULTS, Settings
 
 
 def micro_compact(conversation, settings: Settings = DEFAULTS, placeholder: str = PLACEHOLDER) -> LayerResult:

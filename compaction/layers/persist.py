@@ -1,12 +1,12 @@
 """L3 tool_result_budget: when the last message's tool results are too large, save the largest to
 disk and keep a preview, until the message is back within the budget."""
 
-from ..events import LayerResult, PersistedOutput
-from ..history import History, prepare, result_positions
-from ..messages import content_chars, content_text
-from ..settings import DEFAULTS, Settings
-from ..sizes import message_size
-from ..store import OutputStore
+from compaction.model.events import LayerResult, PersistedOutput
+from compaction.model.history import History, prepare, result_positions
+from compaction.model.messages import content_chars, content_text
+from compaction.model.settings import DEFAULTS, Settings
+from compaction.model.sizes import message_size
+from compaction.storage.outputs import OutputStore
 
 
 def persisted_marker(path, output: str, preview_chars: int) -> str:

@@ -4,14 +4,14 @@ messages (moving the cut so no tool pair is split) and retry once."""
 from collections.abc import Callable
 from typing import Any
 
-from ..events import LayerResult
-from ..history import History, prepare
-from ..markers import REACTIVE_PREFIX, is_summary
-from ..messages import has_tool_result, has_tool_use
-from ..settings import DEFAULTS, Settings
-from ..store import OutputStore
-from ..summarizers import Summarizer
-from .summary import summarize_into
+from compaction.layers.summary import summarize_into
+from compaction.model.events import LayerResult
+from compaction.model.history import History, prepare
+from compaction.model.markers import REACTIVE_PREFIX, is_summary
+from compaction.model.messages import has_tool_result, has_tool_use
+from compaction.model.settings import DEFAULTS, Settings
+from compaction.storage.outputs import OutputStore
+from compaction.summarizers import Summarizer
 
 
 def reactive_cut(messages: list, keep_last: int) -> int:
@@ -45,7 +45,7 @@ def send_with_reactive_compact(send: Callable[[list], Any], conversation, settin
     """Call `send(messages)`; if the API answers that the prompt is too long, compact reactively and
     retry once. Returns (response, the compaction done or None). Other errors propagate unchanged,
     and so does a second prompt-too-long error."""
-    from ..api_errors import prompt_too_long
+    from compaction.llm.api_errors import prompt_too_long
 
     history = prepare(conversation)
     try:

@@ -1,11 +1,11 @@
 """L1 snip_compact: above max_messages, keep the first messages (the task) and the newest ones and
 replace the middle with one marker, never separating a tool_use from its tool_result."""
 
-from ..events import LayerResult, SnippedRange
-from ..history import History, prepare
-from ..messages import Message, has_tool_result, has_tool_use
-from ..settings import DEFAULTS, Settings
-from ..sizes import message_size
+from compaction.model.events import LayerResult, SnippedRange
+from compaction.model.history import History, prepare
+from compaction.model.messages import Message, has_tool_result, has_tool_use
+from compaction.model.settings import DEFAULTS, Settings
+from compaction.model.sizes import message_size
 
 
 def snip_marker(count: int) -> Message:

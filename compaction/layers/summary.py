@@ -1,14 +1,14 @@
 """L4 compact_history: save the whole history to a transcript, then replace it with one summary
 message written by a summariser (an LLM, or the offline one)."""
 
-from ..errors import SummarizerError
-from ..events import LayerResult, SummaryEvent
-from ..history import History, prepare
-from ..markers import COMPACTED_PREFIX
-from ..messages import Message
-from ..sizes import message_size
-from ..store import OutputStore
-from ..summarizers import OfflineSummarizer, Summarizer
+from compaction.errors import SummarizerError
+from compaction.model.events import LayerResult, SummaryEvent
+from compaction.model.history import History, prepare
+from compaction.model.markers import COMPACTED_PREFIX
+from compaction.model.messages import Message
+from compaction.model.sizes import message_size
+from compaction.storage.outputs import OutputStore
+from compaction.summarizers import OfflineSummarizer, Summarizer
 
 
 def summary_message(prefix: str, summary: str) -> Message:

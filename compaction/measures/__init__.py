@@ -3,6 +3,6 @@
 - `token_model`: characters -> tokens (characters / 4 by default; calibrated on a log's recorded usage).
 """
 
-from .token_model import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 
 __all__ = ["DEFAULT_TOKEN_MODEL", "TokenModel"]

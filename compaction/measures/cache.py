@@ -11,9 +11,9 @@ placeholder, a snip, a summary) shortens that prefix: every later token becomes 
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..history import History
-from ..sizes import list_chars
-from .token_model import TokenModel
+from compaction.model.history import History
+from compaction.model.sizes import list_chars
+from compaction.model.tokens import TokenModel
 
 CACHE_TTL_S = 5 * 60
 

@@ -6,7 +6,7 @@ cache write costs 1.25 x the input price, a cache read 0.1 x (shared/REFERENCE.m
 
 from dataclasses import asdict, dataclass
 
-from ..errors import SettingsError
+from compaction.errors import SettingsError
 
 
 @dataclass(frozen=True)

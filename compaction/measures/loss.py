@@ -9,9 +9,9 @@ call costs a few lookups per term, not a pass over its history.
 import re
 from dataclasses import dataclass
 
-from ..history import History
-from ..messages import FILE_INPUT_KEYS
-from .terms import TermIndex, block_text, visible_text
+from compaction.measures.terms import TermIndex, block_text, visible_text
+from compaction.model.history import History
+from compaction.model.messages import FILE_INPUT_KEYS
 
 # written apart from the offline summariser's own rule, so the measure does not grade the summary by the
 # summariser's own idea of a constraint

@@ -4,13 +4,13 @@ with the history it sends; sweeps and corpora aggregate the same records."""
 
 from dataclasses import dataclass
 
-from ..events import SummaryEvent
-from ..history import History
-from .cache import cache_use
-from .calibration import recorded_context
-from .cost import DEFAULT_PRICES, Prices
-from .loss import SentView, artifact_retention, artifacts, blind_references
-from .terms import TermIndex
+from compaction.measures.cache import cache_use
+from compaction.measures.cost import DEFAULT_PRICES, Prices
+from compaction.measures.loss import SentView, artifact_retention, artifacts, blind_references
+from compaction.measures.terms import TermIndex
+from compaction.model.calibration import recorded_context
+from compaction.model.events import SummaryEvent
+from compaction.model.history import History
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 from dataclasses import dataclass
 
-from ..pipeline import PipelineResult
-from .loss import SentView, artifact_retention
-from .meter import conversation_artifacts, term_index
+from compaction.layers.pipeline import PipelineResult
+from compaction.measures.loss import SentView, artifact_retention
+from compaction.measures.meter import conversation_artifacts, term_index
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ import json
 import re
 from dataclasses import asdict, dataclass
 
-from ..anthropic_client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, NO_KEY_MESSAGE, ClaudeCaller
-from ..errors import CompactionError
-from ..messages import Message
-from ..summarizers.base import summary_input
+from compaction.errors import CompactionError
+from compaction.llm.client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, NO_KEY_MESSAGE, ClaudeCaller
+from compaction.model.messages import Message
+from compaction.summarizers.base import summary_input
 
 KINDS = ("recall", "artifact", "continuation", "decision")
 KIND_MEANING = {

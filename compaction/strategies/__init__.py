@@ -10,11 +10,11 @@ Complexity Trap's hybrid. `build(name, params)` gives a step function at those p
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import SettingsError
-from . import anthropic_api, claude_code, hybrid, langchain, openhands, tutorial
-from .base import Step, StepFunction, summaries_made
-from .spec import Built, Source, StrategySpec
-from .tutorial import masking_step, pipeline_step, summary_keep_last_step
+from compaction.errors import SettingsError
+from compaction.strategies import anthropic_api, claude_code, hybrid, langchain, openhands, tutorial
+from compaction.strategies.base import Step, StepFunction, summaries_made
+from compaction.strategies.spec import Built, Source, StrategySpec
+from compaction.strategies.tutorial import masking_step, pipeline_step, summary_keep_last_step
 
 REGISTRY: dict[str, StrategySpec] = {spec.name: spec for spec in (
     *tutorial.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS)}

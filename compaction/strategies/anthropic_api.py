@@ -2,16 +2,16 @@
 (context editing, applied by the API to each request while the client keeps its full history) and
 server-side compaction (a summary block that permanently replaces everything before it)."""
 
-from ..events import AppliedEdit
-from ..history import History
-from ..layers.summary import summarize_into
-from ..markers import API_CLEARED, COMPACTION_BLOCK_PREFIX
-from .base import Step
-from .clearing import clear_old_results
-from .memo import memo_key
-from .params import Param
-from .spec import Source, StrategySpec
-from .thinking import clear_old_thinking
+from compaction.layers.summary import summarize_into
+from compaction.model.events import AppliedEdit
+from compaction.model.history import History
+from compaction.model.markers import API_CLEARED, COMPACTION_BLOCK_PREFIX
+from compaction.strategies.base import Step
+from compaction.strategies.clearing import clear_old_results
+from compaction.strategies.memo import memo_key
+from compaction.strategies.params import Param
+from compaction.strategies.spec import Source, StrategySpec
+from compaction.strategies.thinking import clear_old_thinking
 
 CONTEXT_EDITING = Source("Anthropic, Context editing (Claude Developer Platform docs)",
                          "https://platform.claude.com/docs/en/build-with-claude/context-editing")

@@ -9,11 +9,11 @@ the next messages to `carry`.
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..events import SummaryEvent
-from ..history import History
-from ..settings import Settings
-from ..store import OutputStore
-from ..summarizers import Summarizer
+from compaction.model.events import SummaryEvent
+from compaction.model.history import History
+from compaction.model.settings import Settings
+from compaction.storage.outputs import OutputStore
+from compaction.summarizers import Summarizer
 
 
 @dataclass(frozen=True)

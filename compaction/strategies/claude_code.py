@@ -2,17 +2,17 @@
 big tool outputs go to a file with a preview, microcompact clears old results of a few read-only
 tools, and auto-compact summarises the whole conversation near the window minus a buffer."""
 
-from ..history import History
-from ..layers.persist import tool_result_budget
-from ..layers.summary import summarize_into
-from ..markers import CLAUDE_CODE_CLEARED, CLAUDE_CODE_SUMMARY_PREFIX
-from ..settings import DEFAULTS
-from .base import Step
-from .clearing import clear_beyond_newest, results_of
-from .edits import tool_names_match
-from .memo import memo_key
-from .params import Param
-from .spec import Source, StrategySpec
+from compaction.layers.persist import tool_result_budget
+from compaction.layers.summary import summarize_into
+from compaction.model.history import History
+from compaction.model.markers import CLAUDE_CODE_CLEARED, CLAUDE_CODE_SUMMARY_PREFIX
+from compaction.model.settings import DEFAULTS
+from compaction.strategies.base import Step
+from compaction.strategies.clearing import clear_beyond_newest, results_of
+from compaction.strategies.edits import tool_names_match
+from compaction.strategies.memo import memo_key
+from compaction.strategies.params import Param
+from compaction.strategies.spec import Source, StrategySpec
 
 MICROCOMPACT_TOOLS = ("Read", "Bash", "Grep", "Glob", "WebFetch")
 

@@ -9,11 +9,11 @@ once a result is old enough to clear it stays so, and a call only clears what ha
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..events import Placeholder
-from ..history import History, result_positions
-from ..messages import content_chars, tool_uses
-from .edits import set_block_field
-from .memo import remember, resume
+from compaction.model.events import Placeholder
+from compaction.model.history import History, result_positions
+from compaction.model.messages import content_chars, tool_uses
+from compaction.strategies.edits import set_block_field
+from compaction.strategies.memo import remember, resume
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """docs/strategies.md, written from the registry: `python -m compaction strategies --markdown`."""
 
-from .params import Param
-from .spec import StrategySpec
+from compaction.strategies.params import Param
+from compaction.strategies.spec import StrategySpec
 
 INTRO = """# Compaction strategies
 

@@ -3,10 +3,10 @@ middle range without splitting a tool pair. Each works on new lists (never the c
 the per-message sizes exact (`len(str(message))`) without measuring a whole message again when a
 field's repr is enough."""
 
-from ..events import SnippedRange
-from ..history import History
-from ..layers.snip import cut_points
-from ..messages import Message
+from compaction.layers.snip import cut_points
+from compaction.model.events import SnippedRange
+from compaction.model.history import History
+from compaction.model.messages import Message
 
 
 def set_block_field(messages: list[Message], sizes: list[int], position: int, block: int, field: str,

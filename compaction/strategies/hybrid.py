@@ -4,15 +4,15 @@ summary only at a late threshold (every N turns once N + M are waiting, the last
 
 from operator import itemgetter
 
-from ..history import History, result_positions
-from ..layers.summary import summarize_into
-from ..markers import TURNS_SUMMARY_PREFIX, elided_output, is_summary
-from ..messages import content_text
-from .base import Step
-from .clearing import clear_beyond_newest
-from .memo import memo_key
-from .params import Param
-from .spec import Source, StrategySpec
+from compaction.layers.summary import summarize_into
+from compaction.model.history import History, result_positions
+from compaction.model.markers import TURNS_SUMMARY_PREFIX, elided_output, is_summary
+from compaction.model.messages import content_text
+from compaction.strategies.base import Step
+from compaction.strategies.clearing import clear_beyond_newest
+from compaction.strategies.memo import memo_key
+from compaction.strategies.params import Param
+from compaction.strategies.spec import Source, StrategySpec
 
 _ELIDED = "Old environment output: ("
 

@@ -2,17 +2,17 @@
 last messages with a summary for good, and ClearToolUsesEdit (ContextEditingMiddleware), which
 clears old tool results in each request only."""
 
-from ..events import AppliedEdit
-from ..history import History
-from ..layers.reactive import reactive_cut
-from ..layers.summary import summarize_into
-from ..markers import LANGCHAIN_CLEARED, LANGCHAIN_SUMMARY_PREFIX
-from ..messages import has_tool_result
-from .base import Step
-from .clearing import clear_old_results
-from .memo import memo_key
-from .params import Param
-from .spec import Source, StrategySpec
+from compaction.layers.reactive import reactive_cut
+from compaction.layers.summary import summarize_into
+from compaction.model.events import AppliedEdit
+from compaction.model.history import History
+from compaction.model.markers import LANGCHAIN_CLEARED, LANGCHAIN_SUMMARY_PREFIX
+from compaction.model.messages import has_tool_result
+from compaction.strategies.base import Step
+from compaction.strategies.clearing import clear_old_results
+from compaction.strategies.memo import memo_key
+from compaction.strategies.params import Param
+from compaction.strategies.spec import Source, StrategySpec
 
 SUMMARIZATION = Source("LangChain reference: SummarizationMiddleware",
                        "https://reference.langchain.com/python/langchain/agents/middleware/summarization/"

@@ -11,7 +11,7 @@ remembered messages is worked out from scratch, so no result depends on it.
 from collections.abc import Hashable
 from typing import Any
 
-from ..history import History
+from compaction.model.history import History
 
 
 def resume(history: History, key: Hashable) -> tuple[int, Any] | None:

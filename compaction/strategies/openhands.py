@@ -5,17 +5,17 @@ Observation masking and recent events return a view each step (request-only); am
 and LLM summarising record a condensation, so what they forget stays forgotten.
 """
 
-from ..events import Placeholder
-from ..history import History, result_positions
-from ..layers.summary import summarize_into
-from ..markers import BROWSER_OMITTED, CONDENSATION_PREFIX, MASK
-from ..messages import content_chars, has_tool_result, has_tool_use
-from .base import Step
-from .clearing import clear_beyond_newest, results_of
-from .edits import forget_middle, set_block_field
-from .memo import memo_key, remember, resume
-from .params import Param
-from .spec import Source, StrategySpec
+from compaction.layers.summary import summarize_into
+from compaction.model.events import Placeholder
+from compaction.model.history import History, result_positions
+from compaction.model.markers import BROWSER_OMITTED, CONDENSATION_PREFIX, MASK
+from compaction.model.messages import content_chars, has_tool_result, has_tool_use
+from compaction.strategies.base import Step
+from compaction.strategies.clearing import clear_beyond_newest, results_of
+from compaction.strategies.edits import forget_middle, set_block_field
+from compaction.strategies.memo import memo_key, remember, resume
+from compaction.strategies.params import Param
+from compaction.strategies.spec import Source, StrategySpec
 
 REPO = "https://github.com/All-Hands-AI/OpenHands/blob/main/openhands/memory/condenser/impl/"
 SDK = "https://github.com/OpenHands/software-agent-sdk/blob/main/openhands-sdk/openhands/sdk/context/condenser/"

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import SettingsError
+from compaction.errors import SettingsError
 
 KINDS = ("int", "float", "bool", "text", "names")
 _WHOLE = re.compile(r"^[+]?\d[\d_,]*$")

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import SettingsError
-from ..history import History
-from ..settings import Settings
-from ..store import OutputStore
-from ..summarizers import Summarizer
-from .base import Step, StepFunction
-from .params import Param
+from compaction.errors import SettingsError
+from compaction.model.history import History
+from compaction.model.settings import Settings
+from compaction.storage.outputs import OutputStore
+from compaction.strategies.base import Step, StepFunction
+from compaction.strategies.params import Param
+from compaction.summarizers import Summarizer
 
 
 @dataclass(frozen=True)

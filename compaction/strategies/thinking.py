@@ -7,10 +7,10 @@ A turn is every assistant message from one message of the person to the next: a 
 
 from dataclasses import dataclass
 
-from ..history import History
-from ..messages import has_tool_result
-from .edits import drop_blocks
-from .memo import remember, resume
+from compaction.model.history import History
+from compaction.model.messages import has_tool_result
+from compaction.strategies.edits import drop_blocks
+from compaction.strategies.memo import remember, resume
 
 THINKING_TYPES = ("thinking", "redacted_thinking")
 

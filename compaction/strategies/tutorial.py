@@ -12,18 +12,18 @@ Their knobs are the Settings (the sidebar's sliders, the CLI's flags); a paramet
 
 from functools import lru_cache, partial
 
-from ..history import History
-from ..layers.micro import micro_compact
-from ..layers.reactive import nothing_to_summarize, reactive_cut
-from ..layers.summary import summarize_into
-from ..markers import KEEP_LAST_SUMMARY_PREFIX, MASK
-from ..pipeline import run_layers
-from ..settings import DEFAULTS, HELP, LIMITS, Settings
-from ..store import OutputStore
-from ..summarizers import Summarizer
-from .base import Step, StepFunction
-from .params import Param
-from .spec import Source, StrategySpec
+from compaction.layers.micro import micro_compact
+from compaction.layers.pipeline import run_layers
+from compaction.layers.reactive import nothing_to_summarize, reactive_cut
+from compaction.layers.summary import summarize_into
+from compaction.model.history import History
+from compaction.model.markers import KEEP_LAST_SUMMARY_PREFIX, MASK
+from compaction.model.settings import DEFAULTS, HELP, LIMITS, Settings
+from compaction.storage.outputs import OutputStore
+from compaction.strategies.base import Step, StepFunction
+from compaction.strategies.params import Param
+from compaction.strategies.spec import Source, StrategySpec
+from compaction.summarizers import Summarizer
 
 TUTORIAL = Source("The s08_context_compact tutorial: its code and explanation (this project's seed documents)", "")
 

@@ -1,6 +1,6 @@
 """Summarisers for L4 and reactive compaction, behind one small interface."""
 
-from .base import SUMMARY_PROMPT, Summarizer, summary_input
-from .offline import OfflineSummarizer
+from compaction.summarizers.base import SUMMARY_PROMPT, Summarizer, summary_input
+from compaction.summarizers.offline import OfflineSummarizer
 
 __all__ = ["SUMMARY_PROMPT", "OfflineSummarizer", "Summarizer", "summary_input"]

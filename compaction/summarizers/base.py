@@ -3,7 +3,7 @@
 import json
 from typing import Protocol
 
-from ..messages import Message
+from compaction.model.messages import Message
 
 SUMMARY_PROMPT = (
     "Summarize this coding-agent conversation so work can continue.\n"

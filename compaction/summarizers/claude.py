@@ -1,9 +1,9 @@
 """L4 / reactive-compact summariser that asks Claude, with the tutorial's prompt and input cap."""
 
-from ..anthropic_client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, NO_KEY_MESSAGE, ClaudeCaller
-from ..errors import SummarizerError
-from ..messages import Message
-from .base import EMPTY_SUMMARY, SUMMARY_PROMPT, summary_input
+from compaction.errors import SummarizerError
+from compaction.llm.client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, NO_KEY_MESSAGE, ClaudeCaller
+from compaction.model.messages import Message
+from compaction.summarizers.base import EMPTY_SUMMARY, SUMMARY_PROMPT, summary_input
 
 
 class ClaudeSummarizer:

@@ -10,8 +10,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..markers import PLACEHOLDER, SNIP_PREFIX, is_summary, summary_body
-from ..messages import FILE_INPUT_KEYS, Message, content_text, message_text, tool_results, tool_uses
+from compaction.model.markers import PLACEHOLDER, SNIP_PREFIX, is_summary, summary_body
+from compaction.model.messages import (
+    FILE_INPUT_KEYS,
+    Message,
+    content_text,
+    message_text,
+    tool_results,
+    tool_uses,
+)
 
 NAME = "offline"
 MAX_REMEMBERED = 200_000  # messages whose notes a summariser keeps

@@ -4,7 +4,7 @@ changed, a bad combination named, and a deep link restoring both."""
 from streamlit.testing.v1 import AppTest
 
 from compaction.generate import generate
-from compaction.replay import replay
+from compaction.replay.loop import replay
 from compaction.strategies import REGISTRY, build
 from dashboard.compare_form import DEFAULT_CHOICE
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from compaction.importers import load_conversation
-from compaction.store import OutputStore
+from compaction.storage.outputs import OutputStore
 
 from .conftest import SAMPLES, metrics, open_page
 

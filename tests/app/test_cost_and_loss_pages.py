@@ -3,8 +3,8 @@
 import json
 
 from compaction.importers import load_conversation
-from compaction.replay import replay
-from compaction.settings import Settings
+from compaction.model.settings import Settings
+from compaction.replay.loop import replay
 from dashboard.replay_chart import STOP_TEXT
 
 from .conftest import SAMPLES, chart_spec, metrics, open_page

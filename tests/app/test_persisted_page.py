@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from compaction.importers import load_conversation
-from compaction.messages import content_text, tool_results
+from compaction.model.messages import content_text, tool_results
 
 from .conftest import SAMPLES, open_page
 

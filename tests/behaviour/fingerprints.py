@@ -10,10 +10,10 @@ import tempfile
 from pathlib import Path
 
 from compaction import OutputStore, generate, load_conversation, run_pipeline
-from compaction.replay import replay
-from compaction.report import result_dict
+from compaction.cli.tables import result_dict
+from compaction.replay.loop import replay
+from compaction.replay.sweep import sweep
 from compaction.strategies import REGISTRY
-from compaction.sweep import sweep
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 EXPECTED = Path(__file__).with_name("fingerprints.json")

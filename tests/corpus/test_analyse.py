@@ -6,8 +6,8 @@ import concurrent.futures
 import pytest
 
 from compaction.corpus import COLUMNS, Job, analyse, discover
-from compaction.corpus.executors import InProcess, stream
 from compaction.errors import SettingsError
+from compaction.replay.parallel import InProcess, stream
 from tests.hostile.corpus import CORPUS as HOSTILE
 from tests.hostile.corpus import EXPECTED as HOSTILE_EXPECTED
 

@@ -8,9 +8,10 @@ import time
 import psutil
 import pytest
 
-from compaction.corpus import Job, analyse, discover, executors
-from compaction.corpus.executors import open_executor, stream
+from compaction.corpus import Job, analyse, discover
 from compaction.errors import CompactionError
+from compaction.replay import parallel as executors
+from compaction.replay.parallel import open_executor, stream
 
 from .conftest import local_cluster
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from compaction.conversation import Conversation
 from compaction.corpus import COLUMNS, Job, discover, session_row
 from compaction.corpus.rows import log_facts
-from compaction.history import prepare
+from compaction.model.conversation import Conversation
+from compaction.model.history import prepare
 
 ANSWERED = [
     {"role": "user", "content": "Fix the bug"},

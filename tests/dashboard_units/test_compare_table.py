@@ -3,7 +3,7 @@ words for what a strategy did."""
 
 from compaction import prepare
 from compaction.generate import generate
-from compaction.replay import replay
+from compaction.replay.loop import replay
 from compaction.strategies import build
 from dashboard.compare_table import BEST, COLUMNS, MeasureColumn, best_trade_offs, compare_frame, what_it_did
 

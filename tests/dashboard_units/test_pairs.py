@@ -1,8 +1,8 @@
 """The tool-pair verdict the Pipeline page and the report share: red only for pairs the compaction broke."""
 
-from compaction.history import prepare
-from compaction.pipeline import PipelineResult, Stage, run_pipeline
-from compaction.settings import DEFAULTS
+from compaction.layers.pipeline import PipelineResult, Stage, run_pipeline
+from compaction.model.history import prepare
+from compaction.model.settings import DEFAULTS
 from dashboard.pairs import pair_verdict
 
 ASK = {"role": "user", "content": "Read a.py"}

@@ -2,7 +2,7 @@
 
 from compaction import Settings, prepare, run_pipeline
 from compaction.generate import generate
-from compaction.store import OutputStore
+from compaction.storage.outputs import OutputStore
 from dashboard.narrative import fate_counts, l4_headline, layer_captions, loading_notes
 from dashboard.tables import (
     message_frame,

@@ -5,9 +5,9 @@ import pytest
 from compaction import Settings, prepare
 from compaction.generate import generate
 from compaction.importers import load_conversation
-from compaction.replay import replay
+from compaction.replay.loop import replay
+from compaction.replay.sweep import sweep
 from compaction.strategies import REGISTRY, STRATEGIES
-from compaction.sweep import sweep
 from dashboard import state, timeline
 from dashboard.replay_chart import BLIND_LANE, CACHE_LANE, STOP_TEXT, replay_figure
 from dashboard.time_charts import strategies_figure, sweep_heatmap

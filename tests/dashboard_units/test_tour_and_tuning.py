@@ -8,7 +8,7 @@ import streamlit
 
 from compaction import prepare, run_pipeline
 from compaction.generate import generate
-from compaction.sweep import sweep
+from compaction.replay.sweep import sweep
 from dashboard import tuning
 from dashboard.tour import KINDS, TOUR_SETTINGS, blocks_figure, drawn_widths, message_kind, tour_numbers
 from dashboard.tour_text import STEPS

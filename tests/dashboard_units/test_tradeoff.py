@@ -4,7 +4,7 @@ import streamlit
 
 from compaction import prepare
 from compaction.generate import generate
-from compaction.sweep import sweep
+from compaction.replay.sweep import sweep
 from dashboard import tuning
 from dashboard.tradeoff_chart import tradeoff_figure
 

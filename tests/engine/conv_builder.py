@@ -10,7 +10,7 @@ import random
 
 from hypothesis import strategies as st
 
-from compaction.compact_tool import COMPACT_RESULT
+from compaction.layers.compact_tool import COMPACT_RESULT
 
 TOOLS = ("read_file", "bash", "grep")
 

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from compaction import Settings, prepare
 from compaction.generate import generate
-from compaction.history import History, result_positions
 from compaction.layers.micro import PLACEHOLDER, micro_compact
-from compaction.pipeline import run_pipeline
-from compaction.replay import replay
-from compaction.sizes import list_size
+from compaction.layers.pipeline import run_pipeline
+from compaction.model.history import History, result_positions
+from compaction.model.sizes import list_size
+from compaction.replay.loop import replay
+from compaction.replay.sweep import SweepStore
 from compaction.strategies import Step
-from compaction.sweep import SweepStore
 
 from .builders import turns
 from .conv_builder import build, random_turns, with_compact_calls

@@ -51,9 +51,9 @@ def test_stopping_at_earlier_placeholders_gives_what_a_full_scan_gives():
     """In the loop L2 stops at the placeholders it wrote at the previous call; on the same messages
     taken as a fresh input (no message made by a layer, so nothing to stop at) it scans everything."""
     from compaction.generate import generate
-    from compaction.history import prepare
-    from compaction.replay import replay
-    from compaction.settings import Settings
+    from compaction.model.history import prepare
+    from compaction.model.settings import Settings
+    from compaction.replay.loop import replay
 
     settings = Settings(keep_recent=2, context_limit=10_000_000, max_messages=10_000_000)
     conversation = prepare(generate("realistic", turns=60, parallel_share=0.5, seed=4))

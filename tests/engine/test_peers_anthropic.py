@@ -8,8 +8,8 @@ import pytest
 
 from compaction import Settings, check_pairs, prepare
 from compaction.errors import SettingsError
-from compaction.events import AppliedEdit
-from compaction.markers import API_CLEARED, COMPACTION_BLOCK_PREFIX
+from compaction.model.events import AppliedEdit
+from compaction.model.markers import API_CLEARED, COMPACTION_BLOCK_PREFIX
 from compaction.strategies import build
 
 from .builders import call, results, turns, user

@@ -2,8 +2,8 @@
 of old reading-tool results, auto-compact at window - output reserve - buffer."""
 
 from compaction import OutputStore, Settings, check_pairs, prepare
-from compaction.markers import CLAUDE_CODE_CLEARED, CLAUDE_CODE_SUMMARY_PREFIX
-from compaction.replay import replay
+from compaction.model.markers import CLAUDE_CODE_CLEARED, CLAUDE_CODE_SUMMARY_PREFIX
+from compaction.replay.loop import replay
 from compaction.strategies import build
 
 from .builders import call, results, turns, user

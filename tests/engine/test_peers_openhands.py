@@ -5,7 +5,7 @@ import pytest
 
 from compaction import Settings, check_pairs, prepare
 from compaction.errors import SettingsError
-from compaction.markers import BROWSER_OMITTED, CONDENSATION_PREFIX, MASK, TURNS_SUMMARY_PREFIX
+from compaction.model.markers import BROWSER_OMITTED, CONDENSATION_PREFIX, MASK, TURNS_SUMMARY_PREFIX
 from compaction.strategies import build
 
 from .builders import call, results, turns, user

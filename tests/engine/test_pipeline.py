@@ -5,8 +5,8 @@ import copy
 import pytest
 
 from compaction import OutputStore, Settings, prepare, run_pipeline
-from compaction.fates import message_fates
 from compaction.generate import generate
+from compaction.layers.fates import message_fates
 
 from .builders import turns
 

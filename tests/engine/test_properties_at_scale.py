@@ -18,7 +18,7 @@ import pytest
 from compaction import OutputStore, check_pairs
 from compaction.generate import realistic_session
 from compaction.layers.reactive import reactive_compact
-from compaction.settings import DEFAULTS
+from compaction.model.settings import DEFAULTS
 
 from .test_properties import check_one_run
 

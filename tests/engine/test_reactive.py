@@ -4,7 +4,7 @@ import anthropic
 import pytest
 
 from compaction import OutputStore, Settings, check_pairs
-from compaction.compact_tool import COMPACT_RESULT, COMPACT_TOOL, handle_compact_turn
+from compaction.layers.compact_tool import COMPACT_RESULT, COMPACT_TOOL, handle_compact_turn
 from compaction.layers.reactive import reactive_compact, reactive_cut, send_with_reactive_compact
 
 from .builders import call, results, turns, user
@@ -85,7 +85,7 @@ def test_nothing_before_the_kept_tail_means_no_reactive_summary(tmp_path):
 
 
 def test_replay_over_the_window_with_nothing_left_to_summarise_says_so(tmp_path):
-    from compaction.replay import replay
+    from compaction.replay.loop import replay
 
     messages = [user("x" * 1_000_000), {"role": "assistant", "content": "ok"}, user("again"),
                 {"role": "assistant", "content": "ok"}]

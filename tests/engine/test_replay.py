@@ -18,14 +18,14 @@ from compaction import (
     prepare,
     run_pipeline,
 )
-from compaction.compact_tool import COMPACT_TOOL, compact_calls, compact_focus
 from compaction.errors import SettingsError, SummarizerError
-from compaction.events import SummaryEvent
 from compaction.generate import generate
 from compaction.importers import load_conversation
+from compaction.layers.compact_tool import COMPACT_TOOL, compact_calls, compact_focus
 from compaction.layers.reactive import reactive_compact
 from compaction.layers.summary import compact_history
-from compaction.replay import replay
+from compaction.model.events import SummaryEvent
+from compaction.replay.loop import replay
 
 from .conv_builder import build, random_turns, with_compact_calls
 from .strategies import conversations

@@ -4,8 +4,8 @@ sent, and the whole history is what the next call starts from."""
 import math
 
 from compaction import Settings, check_pairs
-from compaction.markers import API_CLEARED, REACTIVE_PREFIX
-from compaction.replay import replay
+from compaction.model.markers import API_CLEARED, REACTIVE_PREFIX
+from compaction.replay.loop import replay
 from compaction.strategies import Step, build
 
 from .builders import turns

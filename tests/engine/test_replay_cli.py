@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from compaction import cli
+from compaction.cli import main as cli
+from compaction.cli.replay import parse_axis
 from compaction.errors import SettingsError
 from compaction.generate import generate
-from compaction.replay_cli import parse_axis
-from compaction.sweep import measure_text
+from compaction.replay.sweep import measure_text
 
 ROOT = Path(__file__).resolve().parents[2]
 

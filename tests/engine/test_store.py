@@ -3,7 +3,7 @@
 import pytest
 
 from compaction import OutputStore
-from compaction.store import safe_name
+from compaction.storage.outputs import safe_name
 
 HOSTILE_IDS = ["../../x", "../../../etc/passwd", "/etc/passwd", "a/b/c", "a\x00b", "..", ".", "",
                "x" * 10_000, "C:\\windows\\system32", "~root", "id with spaces", "ünïcödé", "a\nb"]

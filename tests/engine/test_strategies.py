@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from compaction import OutputStore, Settings, check_pairs, prepare
 from compaction.errors import SettingsError
 from compaction.layers.micro import PLACEHOLDER, micro_compact
-from compaction.markers import KEEP_LAST_SUMMARY_PREFIX as SUMMARY_PREFIX
-from compaction.markers import MASK
-from compaction.replay import replay
+from compaction.model.markers import KEEP_LAST_SUMMARY_PREFIX as SUMMARY_PREFIX
+from compaction.model.markers import MASK
+from compaction.replay.loop import replay
 from compaction.strategies import Step, masking_step, summary_keep_last_step
 
 from .builders import turns, user

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from compaction.cli import main
-from compaction.markers import API_CLEARED
+from compaction.cli.main import main
+from compaction.model.markers import API_CLEARED
 from compaction.strategies import REGISTRY
 
 from .builders import turns

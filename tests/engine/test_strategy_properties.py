@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from compaction import OutputStore, Settings, check_pairs
 from compaction.generate import generate
 from compaction.importers import load_conversation
-from compaction.replay import replay
+from compaction.replay.loop import replay
 from compaction.strategies import REGISTRY, build
 
 from .conv_builder import with_compact_calls

@@ -85,7 +85,7 @@ def test_a_summary_of_a_summary_keeps_goal_files_and_constraints(tmp_path):
 
 
 def test_every_summary_marker_is_read_as_a_summary_not_a_request():
-    from compaction.markers import SUMMARY_PREFIXES
+    from compaction.model.markers import SUMMARY_PREFIXES
 
     for prefix in SUMMARY_PREFIXES:
         text = OfflineSummarizer().summarize([{"role": "user", "content": f"{prefix}\n\nGoal: ship it."}])

@@ -5,8 +5,8 @@ import pytest
 from compaction import Settings
 from compaction.errors import SettingsError
 from compaction.generate import generate
-from compaction.replay import replay
-from compaction.sweep import MEASURES, cell_measures, sweep
+from compaction.replay.loop import replay
+from compaction.replay.sweep import MEASURES, cell_measures, sweep
 
 from .conv_builder import build, random_turns
 
@@ -75,8 +75,8 @@ def test_unknown_measure(session):
 
 
 def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
-    from compaction.corpus.executors import open_executor
     from compaction.generate import generate
+    from compaction.replay.parallel import open_executor
 
     session = generate("realistic", turns=40, parallel_share=0.4, seed=12)
     axes = (("context_limit", (5_000, 20_000, 80_000)), ("keep_recent", (0, 2, 5)))
@@ -90,9 +90,9 @@ def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
 
 
 def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
-    from compaction.history import prepare
     from compaction.measures.cost import DEFAULT_PRICES
-    from compaction.sweep_spread import _Conversation, messages_payload, sweep_line
+    from compaction.model.history import prepare
+    from compaction.replay.spread import _Conversation, messages_payload, sweep_line
 
     prepared = prepare(generate("realistic", turns=30, seed=4))
     fields = (messages_payload(prepared.originals), prepared.overhead, prepared.token_model, prepared.calibration, prepared.recorded)

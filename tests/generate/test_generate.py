@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compaction.cli.generate import add_generate_command
 from compaction.errors import SettingsError
 from compaction.generate import generate, realistic_session, seed_demo
-from compaction.generate.cli import add_generate_command
 from compaction.importers import load_conversation
-from compaction.messages import tool_results, tool_uses
-from compaction.validity import check_pairs
+from compaction.model.messages import tool_results, tool_uses
+from compaction.model.validity import check_pairs
 
 
 def _outputs(messages):

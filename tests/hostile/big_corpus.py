@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from compaction.limits import MAX_MESSAGES
+from compaction.importers.limits import MAX_MESSAGES
 
 MB = 1024 * 1024
 HUGE_STRING = 100 * MB

@@ -16,8 +16,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from compaction.limits import MEMORY_BOUND_BYTES
-from compaction.settings import DEFAULTS
+from compaction.importers.limits import MEMORY_BOUND_BYTES
+from compaction.model.settings import DEFAULTS
 
 from .big_corpus import write_big_corpus
 
@@ -30,7 +30,7 @@ EXPECTED = json.loads((CORPUS / "expected.json").read_text())
 CASE_TIMEOUT_S = 120
 # The child's address space (RLIMIT_AS): a case needing more dies with MemoryError instead of swapping.
 ADDRESS_SPACE_LIMIT = 3 * 1024 ** 3
-# Peak resident memory of one CLI run over any case (compaction.limits, docs/limits.md).
+# Peak resident memory of one CLI run over any case (compaction.importers.limits, docs/limits.md).
 MAX_RSS_BYTES = MEMORY_BOUND_BYTES
 
 

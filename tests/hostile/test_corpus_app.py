@@ -3,7 +3,7 @@ the problem and the previous conversation stays loaded; a good one loads; never 
 
 import pytest
 
-from compaction.limits import MAX_FILE_BYTES
+from compaction.importers.limits import MAX_FILE_BYTES
 
 from .apptest import UPLOAD_KEY, loaded_header, start_app, upload
 from .big_corpus import BIG_CASES

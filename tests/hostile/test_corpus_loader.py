@@ -9,8 +9,8 @@ import pytest
 from compaction import OutputStore, run_pipeline
 from compaction.errors import ConversationError
 from compaction.importers import load_conversation
-from compaction.messages import content_text, tool_results
-from compaction.validity import check_pairs
+from compaction.model.messages import content_text, tool_results
+from compaction.model.validity import check_pairs
 
 from .big_corpus import BIG_CASES
 from .corpus import EXPECTED, settings_for

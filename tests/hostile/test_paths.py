@@ -8,7 +8,7 @@ import pytest
 
 from compaction import OutputStore, run_pipeline
 from compaction.importers import load_conversation
-from compaction.settings import DEFAULTS
+from compaction.model.settings import DEFAULTS
 
 from .apptest import loaded_header, session_root, start_app, upload
 

@@ -9,7 +9,7 @@ import pytest
 
 from compaction import OutputStore
 from compaction.errors import CompactionError
-from compaction.sessions import SESSION_MAX_AGE_S, new_session_store, remove_stale_sessions
+from compaction.storage.workspaces import SESSION_MAX_AGE_S, new_session_store, remove_stale_sessions
 
 from .apptest import UPLOAD_KEY, session_root, shown_text, start_app, upload
 

@@ -12,7 +12,7 @@ from compaction.generate import realistic_session
 from compaction.generate.claude_code_log import ClaudeCodeLog
 from compaction.generate.openai_export import to_openai
 from compaction.importers import load_conversation, source
-from compaction.validity import check_pairs
+from compaction.model.validity import check_pairs
 
 SAMPLES = Path(__file__).parents[2] / "sample_data"
 CHAT = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from compaction.cli import main
+from compaction.cli.main import main
 from compaction.importers import load_conversation
-from compaction.messages import tool_results
-from compaction.validity import check_pairs, is_waiting_call
+from compaction.model.messages import tool_results
+from compaction.model.validity import check_pairs, is_waiting_call
 
 CASES = Path(__file__).parent / "cases" / "valid"
 

@@ -5,9 +5,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compaction.conversation import Conversation
 from compaction.errors import ConversationError
 from compaction.importers import FORMATS, load_conversation
+from compaction.model.conversation import Conversation
 
 _scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.sampled_from(
     ["user", "assistant", "tool", "system", "text", "tool_use", "tool_result", "image_url", "function", "x"])

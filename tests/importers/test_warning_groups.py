@@ -1,7 +1,7 @@
 """Warnings grouped by kind, so a flood of one kind cannot bury the one that matters."""
 
-from compaction.cli import main
-from compaction.conversation import LoadWarning, group_warnings
+from compaction.cli.main import main
+from compaction.model.conversation import LoadWarning, group_warnings
 
 
 def test_a_flood_of_one_kind_is_one_group_with_its_count_and_first_places():

@@ -4,10 +4,10 @@ A user message {"role": "user", "content": "x" * n} prints as "{'role': 'user', 
 31 characters plus n. Shared messages count their size plus 2 for the ", " after each. The default
 token model is characters / 4, rounded up."""
 
-from compaction.history import prepare
 from compaction.measures.cache import cache_use, shared_prefix_chars
 from compaction.measures.cost import Prices
-from compaction.measures.token_model import DEFAULT_TOKEN_MODEL
+from compaction.model.history import prepare
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL
 
 
 def _user(n: int, letter: str = "x") -> dict:

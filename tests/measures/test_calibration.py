@@ -1,7 +1,7 @@
 """The fit of recorded tokens on characters, with expectations worked out by hand."""
 
-from compaction.measures.calibration import calibrate, fit_line
-from compaction.sizes import list_chars
+from compaction.model.calibration import calibrate, fit_line
+from compaction.model.sizes import list_chars
 
 # Six messages of 100..600 characters; calls (assistant messages) at 1, 3 and 5. The history a call
 # sends is the messages before it, measured as len(str(list)): their sizes, ", " between them and "[]".

@@ -1,8 +1,8 @@
 """Blind references and artifact retention on a small conversation worked out by hand."""
 
-from compaction.history import prepare
 from compaction.measures.loss import SentView, artifact_retention, artifacts, blind_references, position_of
 from compaction.measures.terms import TermIndex, terms_in
+from compaction.model.history import prepare
 
 CONVERSATION = [
     {"role": "user", "content": "Fix the crash in src/app/export.py. Don't add any new dependencies."},

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from compaction.generate import generate
-from compaction.history import prepare
 from compaction.importers import load_conversation
 from compaction.measures.meter import term_index
 from compaction.measures.terms import visible_text
-from compaction.replay import replay
-from compaction.settings import Settings
+from compaction.model.history import prepare
+from compaction.model.settings import Settings
+from compaction.replay.loop import replay
 
 SAMPLES = Path(__file__).parents[2] / "sample_data"
 

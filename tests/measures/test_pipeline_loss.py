@@ -1,8 +1,8 @@
 """What one pipeline run drops without a summary and which artifacts it keeps, worked out by hand."""
 
+from compaction.layers.pipeline import run_pipeline
 from compaction.measures.pipeline_loss import pipeline_loss_of
-from compaction.pipeline import run_pipeline
-from compaction.settings import Settings
+from compaction.model.settings import Settings
 
 from .test_loss import CONVERSATION
 
@@ -11,7 +11,7 @@ EIGHT = CONVERSATION + [{"role": "user", "content": "Looks right."},
 
 
 def test_snipped_messages_are_dropped_without_a_summary_and_their_artifacts_lost(tmp_path):
-    from compaction.store import OutputStore
+    from compaction.storage.outputs import OutputStore
 
     # max_messages 4 with keep_head 1: the first message, a marker, then the newest 3 (messages 5 to 7);
     # messages 1 to 4 are snipped. CONTEXT_LIMIT high enough that L4 never runs.
@@ -25,7 +25,7 @@ def test_snipped_messages_are_dropped_without_a_summary_and_their_artifacts_lost
 
 
 def test_nothing_dropped_when_nothing_is_snipped(tmp_path):
-    from compaction.store import OutputStore
+    from compaction.storage.outputs import OutputStore
 
     result = run_pipeline(EIGHT, Settings(context_limit=100_000), OutputStore(tmp_path))
     loss = pipeline_loss_of(result)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from compaction.importers import load_conversation
-from compaction.measures.calibration import recorded_context
-from compaction.replay import replay
-from compaction.settings import LIMITS, Settings
+from compaction.model.calibration import recorded_context
+from compaction.model.settings import LIMITS, Settings
+from compaction.replay.loop import replay
 
 SAMPLES = Path(__file__).parents[2] / "sample_data"
 OFF = Settings(**{name: high for name, (low, high) in LIMITS.items()

@@ -9,13 +9,13 @@ How a file is read, one idea per module:
 Sidechain lines (subagents) and lines of unknown type are left out and counted.
 """
 
-from ...conversation import Conversation, LoadWarning
-from ...errors import ConversationError
-from ..checks import build_conversation
-from ..jsonl import JsonLines
-from .assemble import assemble
-from .branch import choose_branch
-from .records import KNOWN_OTHER_TYPES, Record, read_record
+from compaction.errors import ConversationError
+from compaction.importers.checks import build_conversation
+from compaction.importers.claude_code.assemble import assemble
+from compaction.importers.claude_code.branch import choose_branch
+from compaction.importers.claude_code.records import KNOWN_OTHER_TYPES, Record, read_record
+from compaction.importers.jsonl import JsonLines
+from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "claude-code"
 

@@ -13,10 +13,10 @@ message per turn, with what each response recorded (usage) and when each message
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...conversation import LoadWarning
-from ...messages import tool_uses
-from ..checks import only_tool_results
-from .records import Record
+from compaction.importers.checks import only_tool_results
+from compaction.importers.claude_code.records import Record
+from compaction.model.conversation import LoadWarning
+from compaction.model.messages import tool_uses
 
 
 @dataclass

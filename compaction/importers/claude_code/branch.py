@@ -15,8 +15,8 @@ an earlier start of the session (restart: a second root repeating the first prom
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ...conversation import LoadWarning
-from .records import Record
+from compaction.importers.claude_code.records import Record
+from compaction.model.conversation import LoadWarning
 
 MAX_ANCESTORS = 1_000  # other lines (progress, attachments) walked through to reach a message line
 

@@ -5,9 +5,9 @@ the fields read here are those the files are seen to carry (shared/REFERENCE.md,
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import ConversationError
-from ..checks import check_message
-from ..source import kind_of
+from compaction.errors import ConversationError
+from compaction.importers.checks import check_message
+from compaction.importers.source import kind_of
 
 # Line types Claude Code writes that carry no message; anything else unknown is counted as unknown.
 KNOWN_OTHER_TYPES = frozenset({

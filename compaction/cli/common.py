@@ -1,0 +1,96 @@
+"""What the command line's subcommands share: the setting and input flags, loading the input, the
+output store, the summariser, and writing JSON. Each subcommand module imports these from here, so no
+module of the command line imports another one's entry point."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from compaction.errors import CompactionError
+from compaction.importers import FORMATS as INPUT_FORMATS
+from compaction.model.settings import DEFAULTS, HELP, Settings
+from compaction.replay.loop import MODEL_WINDOW_TOKENS
+
+SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
+                 "preview_chars", "summary_input_cap", "summary_max_tokens")
+
+
+def add_setting_flags(parser: argparse.ArgumentParser) -> None:
+    for name in SETTING_FLAGS:
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(DEFAULTS, name),
+                            metavar="N", help=f"{HELP[name]} (default {getattr(DEFAULTS, name):,})")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    return DEFAULTS.replace(**{name: getattr(args, name) for name in SETTING_FLAGS})
+
+
+def add_file_flags(parser: argparse.ArgumentParser) -> None:
+    """The conversation file and how to read and compact it."""
+    parser.add_argument("file", type=Path, help="conversation file (JSON, JSONL)")
+    parser.add_argument("--format", choices=INPUT_FORMATS, default="auto", help="input format (default: auto)")
+    parser.add_argument("--store", type=Path, help="folder for persisted outputs and transcripts "
+                        "(default: a new temporary folder)")
+    parser.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
+                        help="who writes L4 summaries (claude needs ANTHROPIC_API_KEY)")
+
+
+def add_input_flags(parser: argparse.ArgumentParser) -> None:
+    add_file_flags(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--exact-tokens", action="store_true",
+                        help="also count each stage's tokens with the API (needs ANTHROPIC_API_KEY)")
+
+
+def add_model_window_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
+                        help="a context over this many estimated tokens is compacted reactively before it is "
+                        f"sent (default {MODEL_WINDOW_TOKENS:,})")
+
+
+def add_executor_flags(parser: argparse.ArgumentParser) -> None:
+    """Where the work runs: local processes or a Dask cluster, one or the other."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="local worker processes (default 1: this process)")
+    where.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786; "
+                       "its workers must see the input at the same path")
+
+
+def load(args: argparse.Namespace):
+    from compaction.importers import load_conversation
+
+    return load_conversation(args.file, format=args.format, name=str(args.file))
+
+
+def make_store(args: argparse.Namespace):
+    from compaction.storage.outputs import OutputStore
+
+    return OutputStore(args.store) if args.store else OutputStore.temporary()
+
+
+def make_summarizer(args: argparse.Namespace, settings: Settings):
+    """The summariser asked for; Claude with the settings' input cap and summary length."""
+    if args.summarizer == "claude":
+        from compaction.llm.client import NO_KEY_MESSAGE, resolve_key
+        from compaction.summarizers.claude import ClaudeSummarizer
+
+        if resolve_key(None) is None:  # say so before any work, not inside the report
+            raise CompactionError(NO_KEY_MESSAGE)
+        return ClaudeSummarizer(max_tokens=settings.summary_max_tokens, input_cap=settings.summary_input_cap)
+    from compaction.summarizers import OfflineSummarizer
+
+    return OfflineSummarizer()
+
+
+def write_json(data, path: Path | None) -> None:
+    text = json.dumps(data, ensure_ascii=False, indent=None, default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates from the input (JSON allows "\ud800"): escape them
+        text = json.dumps(data, ensure_ascii=True, indent=None, default=str)
+    if path is None:
+        sys.stdout.write(text + "\n")
+    else:
+        path.write_text(text, encoding="utf-8")

@@ -1,0 +1,115 @@
+"""`python -m compaction corpus DIR`: one row per session of a folder (or .zip), and a sweep over all.
+
+`python -m compaction corpus DIR [--workers N | --scheduler ADDR] [--sweep X=v1,v2 Y=v1,v2] [settings] --json`
+prints one JSON object: {"sessions": [row, ...], "cancelled": false, "sweep": {...} (when sweeping)};
+without --json a table. A file that cannot be read is a row with its error; the exit status stays 0.
+"""
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from compaction.cli.common import (
+    add_executor_flags,
+    add_model_window_flag,
+    add_setting_flags,
+    settings_from,
+    write_json,
+)
+from compaction.corpus import CorpusResult, Job, analyse, discover, unpack_sessions
+from compaction.replay.sweep import MEASURES, measure_text
+
+
+def add_corpus_command(subparsers) -> None:
+    parser = subparsers.add_parser("corpus", help="summarise (and sweep) every session of a folder or .zip")
+    parser.add_argument("folder", type=Path, help="folder searched recursively for .jsonl/.json/.traj "
+                        "sessions, or a .zip of them")
+    add_executor_flags(parser)
+    parser.add_argument("--sweep", nargs=2, metavar=("X=V1,V2,...", "Y=V1,V2,..."),
+                        help="also replay every session over this grid of two settings and give, per cell, "
+                        "the median and 90th percentile over sessions")
+    parser.add_argument("--measure", choices=tuple(MEASURES), default="saved_share",
+                        help="the sweep measure the table shows (--json has them all; default saved_share)")
+    add_model_window_flag(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_setting_flags(parser)
+    parser.set_defaults(handler=command_corpus)
+
+
+def command_corpus(args: argparse.Namespace) -> int:
+    from compaction.cli.replay import parse_axis
+
+    x = y = None
+    if args.sweep:
+        x, y = parse_axis(args.sweep[0], "--sweep X"), parse_axis(args.sweep[1], "--sweep Y")
+    job = Job(settings_from(args), args.model_window, x, y)
+    with tempfile.TemporaryDirectory(prefix="compaction-corpus-zip-") as scratch:
+        if args.folder.suffix.lower() == ".zip" and args.folder.is_file():
+            # unpacked into a folder named like the archive: files at its top belong to that project
+            files = unpack_sessions(args.folder, Path(scratch) / args.folder.stem, args.folder.name).sessions()
+        else:
+            files = discover(args.folder)
+        result = analyse(files, job, args.workers, args.scheduler, progress=_progress_line())
+    if args.json:
+        write_json(result.as_dict(), None)
+    else:
+        print(rows_table(result))
+        if result.sweep is not None:
+            print()
+            print(sweep_table(result.sweep, args.measure))
+    return 0
+
+
+def _progress_line():
+    """'analysed N of M' on the terminal's error stream, None when it is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        sys.stderr.write(f"\ranalysed {done:,} of {total:,} sessions")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def _share(value) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _count(value) -> str:
+    return "-" if value is None else f"{value:,.0f}"
+
+
+def rows_table(result: CorpusResult) -> str:
+    lines = [f"{'messages':>8} {'calls':>6} {'tokens sent':>12} {'uncompacted':>12} {'saved':>6} {'pairs':>5}  path"]
+    for row in result.rows:
+        if row["error"]:
+            lines.append(f"{'':>8} {'':>6} {'':>12} {'':>12} {'':>6} {'':>5}  {row['path']}  ERROR {row['error']}")
+            continue
+        pairs = (row["input_pair_problems"] or 0) + (row["calls_with_pair_problems"] or 0)
+        lines.append(f"{row['messages']:>8,} {row['model_calls']:>6,} {_count(row['tokens_sent']):>12} "
+                     f"{_count(row['raw_tokens_sent']):>12} {_share(row['saved_share']):>6} {pairs:>5,}  {row['path']}")
+    errors = sum(1 for row in result.rows if row["error"])
+    lines.append(f"{len(result.rows):,} sessions, {errors:,} could not be read"
+                 + (f"; cancelled after {len(result.rows):,} of {result.sessions:,}" if result.cancelled else ""))
+    return "\n".join(lines)
+
+
+def sweep_table(sweep: dict, measure: str) -> str:
+    """Per cell 'median / p90' of one measure."""
+    statistics = sweep["measures"].get(measure)
+    def show(value) -> str:
+        return measure_text(value, measure, share_digits=0)
+
+    header = f"{sweep['y']['name']} \\ {sweep['x']['name']}"
+    lines = [f"{MEASURES.get(measure, measure)}: median / 90th percentile over {sweep['sessions']:,} sessions"]
+    cells = [[f"{show(median)} / {show(p90)}" for median, p90 in zip(medians, p90s, strict=True)]
+             for medians, p90s in zip(statistics["median"], statistics["p90"], strict=True)] if statistics else []
+    width = max([len(f"{v:,}") for v in sweep["x"]["values"]] + [len(cell) for row in cells for cell in row] + [9])
+    lines.append(f"{header} " + " ".join(f"{value:>{width},}" for value in sweep["x"]["values"]))
+    for y_value, row in zip(sweep["y"]["values"], cells, strict=True):
+        lines.append(f"{y_value:>{len(header)},} " + " ".join(f"{cell:>{width}}" for cell in row))
+    return "\n".join(lines)

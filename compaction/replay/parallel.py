@@ -1,0 +1,163 @@
+"""Running one function over many items: in this process, on a pool of local processes, or on a Dask
+distributed cluster, all behind one small interface, so the results are the same whichever runs them.
+
+`stream(function, items, extra, executor, ...)` keeps only a few tasks in flight (IN_FLIGHT_PER_WORKER per
+worker), so memory follows the number of workers, not the number of items; it yields (position, result)
+as tasks finish, calls `progress(done, total)` after each, and stops submitting as soon as
+`cancelled()` is true, cancelling what has not started. Items and results must pickle (paths and plain
+dicts here); the function must be importable by the workers (a module-level function of this package).
+"""
+
+import concurrent.futures
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from compaction.errors import CompactionError
+
+IN_FLIGHT_PER_WORKER = 3
+POLL_S = 0.2  # how often a wait wakes up to look at `cancelled`
+DASK_CONNECT_TIMEOUT_S = 10
+
+
+class InProcess:
+    """Runs each task at once, in the caller's process (`workers=1`)."""
+
+    workers = 1
+
+    def submit(self, function: Callable, *args) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        try:
+            future.set_result(function(*args))
+        except Exception as error:  # noqa: BLE001 - handed to the caller like a worker's failure
+            future.set_exception(error)
+        return future
+
+    def wait_any(self, futures: list, timeout: float) -> list:
+        return [future for future in futures if future.done()]
+
+    def cancel(self, futures: list) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class ProcessPool(InProcess):
+    """A pool of `workers` local processes, started fresh ("spawn": forking a threaded server such as
+    Streamlit's is unsafe). A pool broken by a worker that died is replaced on the next submission."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def submit(self, function: Callable, *args) -> concurrent.futures.Future:
+        try:
+            return self._pool.submit(function, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+            return self._pool.submit(function, *args)
+
+    def wait_any(self, futures: list, timeout: float) -> list:
+        done, _ = concurrent.futures.wait(futures, timeout, return_when=concurrent.futures.FIRST_COMPLETED)
+        return list(done)
+
+    def cancel(self, futures: list) -> None:
+        for future in futures:
+            future.cancel()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class DaskCluster:
+    """Tasks on a Dask distributed cluster at `address` (e.g. tcp://10.0.0.5:8786). Its workers need
+    this package installed and must see the corpus folder at the same path."""
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise CompactionError("a scheduler address needs Dask: pip install 'dask[distributed]'") from None
+        try:
+            self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as error:
+            raise CompactionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, function: Callable, *args):
+        return self.client.submit(function, *args, pure=False)
+
+    def wait_any(self, futures: list, timeout: float) -> list:
+        from distributed import wait
+        from distributed.client import FuturesCancelledError
+
+        try:
+            with self.client.as_current():  # this client is not the process's default one
+                done, _ = wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return []
+        except (OSError, FuturesCancelledError) as error:  # the scheduler went away, or another client cancelled
+            raise CompactionError(f"lost the Dask cluster at {self.client.scheduler.address}: {error}") from None
+        return list(done)
+
+    def cancel(self, futures: list) -> None:
+        if futures:
+            self.client.cancel(futures)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+@contextmanager
+def open_executor(workers: int = 1, scheduler: str | None = None):
+    """The executor asked for: Dask when a scheduler address is given, else `workers` local processes
+    (1: this process). Closed on leaving, also after an error or an interruption."""
+    if scheduler:
+        executor = DaskCluster(scheduler)
+    elif isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise CompactionError(f"workers must be a whole number of at least 1, got {workers!r}")
+    else:
+        executor = InProcess() if workers == 1 else ProcessPool(workers)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+def stream(function: Callable, items: Sequence, extra: tuple, executor, on_failure: Callable[[Any, BaseException], Any],
+           progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None,
+           in_flight: int | None = None) -> Iterator[tuple[int, Any]]:
+    """(position, function(item, *extra)) for each item, in the order they finish. A task that raised
+    (or whose worker died) gives on_failure(item, error) instead."""
+    limit = in_flight or IN_FLIGHT_PER_WORKER * executor.workers
+    stopped = cancelled or (lambda: False)
+    pending: dict[Any, int] = {}
+    upcoming = iter(range(len(items)))
+    done = 0
+    try:
+        while True:
+            while len(pending) < limit and not stopped():
+                position = next(upcoming, None)
+                if position is None:
+                    break
+                pending[executor.submit(function, items[position], *extra)] = position
+            if not pending or stopped():
+                return
+            for future in executor.wait_any(list(pending), POLL_S):
+                position = pending.pop(future)
+                try:
+                    outcome = future.result()
+                except Exception as error:  # noqa: BLE001 - a worker's failure becomes that item's result
+                    outcome = on_failure(items[position], error)
+                done += 1
+                yield position, outcome
+                if progress is not None:
+                    progress(done, len(items))
+    finally:
+        executor.cancel(list(pending))

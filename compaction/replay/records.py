@@ -1,0 +1,156 @@
+"""A replay's records: one per model call (what was sent, what acted, what it cost and lost), and
+the totals over the session. Plain data, so the CLI, the pages, sweeps and corpora read the same."""
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from compaction.measures.cost import DEFAULT_PRICES, Prices
+from compaction.measures.meter import CallMeasures
+from compaction.model.calibration import Calibration
+from compaction.model.events import AppliedEdit, SummaryEvent
+from compaction.model.history import History
+from compaction.model.settings import Settings
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+
+MODEL_WINDOW_TOKENS = 200_000
+ACTIONS = ("L3", "L1", "L2", "L4", "mask", "summary", "reactive", "compact_tool",
+           # the peers' (compaction/strategies/)
+           "persist", "microcompact", "auto_compact", "clear_tool_uses", "clear_thinking", "compact", "forget",
+           "condense")
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    call: int  # 0-based number of the model call
+    index: int  # index in the original conversation of the assistant message this call produced
+    messages: int  # messages sent
+    chars: int  # characters sent: messages plus system prompt and tools
+    tokens: int  # estimated from chars
+    raw_chars: int  # what the same call would send without any compaction
+    raw_tokens: int
+    acted: tuple[str, ...]  # what changed the history before this call, in order (see ACTIONS)
+    summaries: int  # successful summaries so far, this call's included
+    tokens_total: int  # tokens sent by all calls so far, this one included
+    raw_tokens_total: int
+    over_window: bool  # still over the model window after reactive compaction
+    events: tuple = field(default=(), repr=False, compare=False)  # the layers' records
+    measures: CallMeasures | None = field(default=None, compare=False)  # cost and loss (measures/meter.py)
+    raw_cost_usd: float = 0.0  # what this call would cost without compaction, caching included
+    raw_runs: bool = True  # without compaction this call would still fit the model window
+
+    @property
+    def applied_edits(self) -> list[AppliedEdit]:
+        """Edits made to this request only (the API's context editing), as `applied_edits` reports them."""
+        return [e for e in self.events if isinstance(e, AppliedEdit)]
+
+    @property
+    def blind_references(self) -> tuple[str, ...]:
+        return self.measures.blind if self.measures else ()
+
+    def as_dict(self) -> dict[str, Any]:
+        data = {"call": self.call, "index": self.index, "messages": self.messages, "chars": self.chars,
+                "tokens": self.tokens, "estimated_tokens": self.tokens, "raw_chars": self.raw_chars,
+                "raw_tokens": self.raw_tokens, "raw_runs": self.raw_runs, "acted": list(self.acted),
+                "summaries": self.summaries, "tokens_total": self.tokens_total,
+                "raw_tokens_total": self.raw_tokens_total, "over_window": self.over_window,
+                "applied_edits": [e.as_dict() for e in self.applied_edits]}
+        measures = self.measures
+        if measures is not None:
+            data |= {"recorded": measures.recorded, "cache_read_tokens": measures.cache_read,
+                     "cache_write_tokens": measures.cache_write, "cache_broken": measures.cache_broken,
+                     "output_tokens": measures.output_tokens, "cost_usd": round(measures.cost_usd, 6),
+                     "cost_usd_no_cache": round(measures.cost_usd_no_cache, 6),
+                     "blind_references": len(measures.blind), "blind_terms": list(measures.blind)}
+        return data
+
+
+@dataclass
+class ReplayResult:
+    strategy: str
+    settings: Settings
+    model_window_tokens: int
+    calls: list[CallRecord] = field(default_factory=list)
+    histories: list[History] | None = None  # the history sent at each call, if kept
+    # Claude Code's own compactions: {"index", "trigger", "pre_tokens", "call"}; "call" is the first
+    # call sent after the boundary, None when no call follows it
+    boundaries: list[dict] = field(default_factory=list)
+    tool_output_chars: int = 0  # characters of tool output produced before some call
+    tool_output_whole_chars: int = 0  # of those, reached the model whole at least once
+    max_checked_size: int | None = None  # largest size compared with CONTEXT_LIMIT (see Step)
+    calibration: Calibration | None = None  # the token model's fit on the log's recorded usage
+    prices: Prices = DEFAULT_PRICES
+    artifact_retention: float | None = None  # at the last call (measures/loss.py)
+    cache_check: tuple[int, int] | None = None  # (modelled, recorded) cache reads of what the agent sent
+    token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for every figure of this replay
+    overhead_chars: int = 0  # characters of system prompt and tools sent with every call
+
+    def history(self, call: int) -> History:
+        """The history sent at `call` (its `.messages`, `.sizes`, `.origins`)."""
+        if self.histories is None:
+            raise ValueError("this replay did not keep its histories (keep_histories=False)")
+        return self.histories[call]
+
+    @property
+    def raw_stop_call(self) -> int | None:
+        """The first call the model window would refuse without compaction: the agent stops there."""
+        return next((c.call for c in self.calls if not c.raw_runs), None)
+
+    @property
+    def totals(self) -> dict[str, Any]:
+        calls = self.calls
+        last = calls[-1] if calls else None
+        summaries = [e for c in calls for e in c.events if isinstance(e, SummaryEvent) and e.triggered]
+        measured = [c.measures for c in calls if c.measures is not None]
+        runs = [c for c in calls if c.raw_runs]
+        read = sum(m.cache_read for m in measured[1:])
+        written = sum(m.cache_write for m in measured[1:])
+        recorded = [m.recorded["context_tokens"] for m in measured if m.recorded]
+        raw_sent = sum(c.raw_tokens for c in runs)
+        return {
+            "strategy": self.strategy,
+            "calls": len(calls),
+            "summaries": last.summaries if last else 0,
+            "failed_summaries": sum(1 for e in summaries if not e.succeeded),
+            "acted": {action: sum(1 for c in calls if action in c.acted) for action in ACTIONS},
+            "reactive": sum(1 for c in calls if "reactive" in c.acted),
+            "compact_tool": sum(1 for c in calls if "compact_tool" in c.acted),
+            "tokens_sent": last.tokens_total if last else 0,
+            # without compaction, only the calls the model window accepts could be made
+            "raw_tokens_sent": raw_sent,
+            "saved_share": 1 - last.tokens_total / raw_sent if last and raw_sent else None,
+            "raw_stop_call": self.raw_stop_call,
+            "peak_chars": max((c.chars for c in calls), default=0),
+            "peak_tokens": max((c.tokens for c in calls), default=0),
+            "raw_peak_tokens": max((c.raw_tokens for c in calls), default=0),
+            "over_window_calls": sum(1 for c in calls if c.over_window),
+            "tool_output_kept": (self.tool_output_whole_chars / self.tool_output_chars
+                                 if self.tool_output_chars else None),
+            "model_window_tokens": self.model_window_tokens,
+            "calibration": self.calibration.as_dict() if self.calibration else None,
+            "recorded_context_tokens": sum(recorded) if recorded else None,
+            "cache_read_tokens": sum(m.cache_read for m in measured),
+            "cache_write_tokens": sum(m.cache_write for m in measured),
+            "cache_hit_rate": read / (read + written) if read + written else None,
+            "cache_breaks": sum(1 for m in measured if m.cache_broken),
+            "cost_usd": sum(m.cost_usd for m in measured),
+            "cost_usd_no_cache": sum(m.cost_usd_no_cache for m in measured),
+            "raw_cost_usd": sum(c.raw_cost_usd for c in runs),
+            "blind_references": sum(len(m.blind) for m in measured),
+            "artifact_retention": self.artifact_retention,
+            "cache_model_check": _cache_check(self.cache_check),
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"calls": [c.as_dict() for c in self.calls], "totals": self.totals,
+                "settings": self.settings.as_dict(), "boundaries": self.boundaries,
+                "prices": asdict(self.prices)}
+
+
+
+
+def _cache_check(check: tuple[int, int] | None) -> dict | None:
+    if check is None:
+        return None
+    modelled, recorded = check
+    return {"modelled_cache_read_tokens": modelled, "recorded_cache_read_tokens": recorded,
+            "ratio": modelled / recorded if recorded else None}

@@ -1,0 +1,100 @@
+"""A sweep spread over the workers of an executor (local processes, or a Dask cluster): one task per
+row of the grid (per column when the rows are CONTEXT_LIMIT, whose replays a sweep shares along its
+axis), each a sweep of its own on a worker. The cells are those of the sweep in one process.
+
+What travels to a worker is the prepared conversation's messages and what was measured beside them
+(system prompt and tools, the token model, the log's recorded usage), and the strategy by name, so
+every task pickles; each worker measures the messages again, once per sweep: it keeps the last
+conversation it prepared (its sizes, term index and caches) for the sweep's other lines. The messages
+are pickled once per sweep and travel as bytes, which a worker reads only for its first line.
+"""
+
+import dataclasses
+import pickle
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from compaction.errors import CompactionError
+from compaction.measures.cost import Prices
+from compaction.model.history import History, prepare
+from compaction.model.settings import Settings
+from compaction.replay.parallel import stream
+from compaction.strategies import Built, build
+
+# On a worker: the conversation of the sweep it last served, prepared once for all that sweep's lines
+_PREPARED: dict[str, History] = {}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Conversation:
+    messages: bytes  # pickled (see messages_payload)
+    overhead: int
+    token_model: Any
+    calibration: Any
+    recorded: Any
+    key: str = ""  # names one sweep's conversation; empty: prepared afresh
+
+    def history(self) -> History:
+        found = _PREPARED.get(self.key) if self.key else None
+        if found is None:
+            prepared = prepare(pickle.loads(self.messages))
+            found = dataclasses.replace(prepared, overhead=self.overhead, token_model=self.token_model,
+                                        calibration=self.calibration, recorded=self.recorded)
+            if self.key:
+                _PREPARED.clear()  # one conversation at a time: a worker serves one sweep after another
+                _PREPARED[self.key] = found
+        return found
+
+
+def messages_payload(messages: list) -> bytes:
+    return pickle.dumps(messages, pickle.HIGHEST_PROTOCOL)
+
+
+def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
+    return strategy if isinstance(strategy, str) else (strategy.spec.name, strategy.params)
+
+
+def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[int]], along: str,
+               base: Settings, measure: str, strategy: "str | tuple[str, dict]", window: int,
+               prices: Prices) -> tuple[list[dict], int]:
+    """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
+    many replays they took."""
+    import tempfile
+
+    from compaction.replay.sweep import SweepStore, sweep
+
+    step = strategy if isinstance(strategy, str) else build(*strategy)
+    with tempfile.TemporaryDirectory(prefix="compaction-sweep-") as folder:
+        result = sweep(conversation.history(), across, (along, [value]), base, measure, strategy=step,
+                       model_window_tokens=window, store=SweepStore(folder), prices=prices)
+    return result.cells[0], result.replays
+
+
+def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
+                 measure: str, strategy: "str | Built", window: int, prices: Prices, executor,
+                 progress: Callable[[int, int], None] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> tuple[list[list[dict]], int]:
+    """(cells[row][column], replays) of the grid x by y, one line per task."""
+    by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
+    across, (along, values) = (y, x) if by_columns else (x, y)
+    conversation = _Conversation(messages_payload(prepared.originals), prepared.overhead, prepared.token_model,
+                                 prepared.calibration, prepared.recorded, uuid.uuid4().hex)
+    lines: list[list[dict] | None] = [None] * len(values)
+    replays = 0
+
+    def cells_done(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done * len(across[1]), total * len(across[1]))
+
+    for position, outcome in stream(sweep_line, values, (conversation, across, along, base, measure,
+                                                         _strategy(strategy), window, prices),
+                                    executor, lambda value, error: error, cells_done, cancelled):
+        if isinstance(outcome, BaseException):
+            raise CompactionError(f"the sweep failed on a worker ({along} {values[position]:,}): {outcome}")
+        lines[position], line_replays = outcome
+        replays += line_replays
+    if any(line is None for line in lines):
+        raise CompactionError("the sweep was cancelled")
+    cells = [list(row) for row in zip(*lines, strict=True)] if by_columns else lines
+    return cells, replays
