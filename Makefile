@@ -4,7 +4,8 @@ VENV ?= .venv
 PORT ?= 8501
 CHROMIUM ?= /usr/bin/chromium
 BIN := $(VENV)/bin
-# Stamps: reinstall only when a requirements file changed since the last install.
+# Stamps: reinstall only when a requirements file or pyproject.toml changed since the last install. Both
+# install the checkout itself, editable, so `compaction` and `compaction-lab` are on the venv's PATH.
 RUN_STAMP := $(VENV)/.installed-runtime
 DEV_STAMP := $(VENV)/.installed-dev
 PYTEST := $(BIN)/pytest --timeout 300
@@ -22,17 +23,17 @@ $(BIN)/python:
 	fi
 	$(PYTHON) -m venv $(VENV)
 
-$(RUN_STAMP): requirements.txt | $(BIN)/python
+$(RUN_STAMP): requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $@
 
-$(DEV_STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+$(DEV_STAMP): requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@ $(RUN_STAMP)
 
 # The app loads a bundled sample at start; no API key is needed (Claude is optional).
 run: $(RUN_STAMP)
-	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
+	$(BIN)/compaction-lab --server.headless true --server.port $(PORT)
 
 # Browser tests run apart and serially: each pytest-xdist worker would start its own server and browser.
 test: $(DEV_STAMP) chromium

@@ -1,9 +1,9 @@
 """Compaction Lab: see, step by step, how an agent's four-layer context compaction shrinks a conversation.
 
-The entrypoint: `streamlit run app.py` (or `make run`). The pages are listed in dashboard/navigation.py;
-the shared sidebar (settings, summariser) is drawn by dashboard/shell.py before each page.
+The entrypoint: `make run`, `compaction-lab` or `streamlit run app.py`. The pages are listed in
+dashboard/ui/navigation.py, which draws the shared sidebar (settings, summariser) before each page.
 """
 
-from dashboard.navigation import run_app
+from dashboard.ui.navigation import run_app
 
 run_app()

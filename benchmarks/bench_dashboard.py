@@ -26,8 +26,8 @@ from browser_helpers import CHROMIUM, browser_unavailable, start_streamlit, wait
 
 from compaction import DEFAULTS, OutputStore, Settings, prepare, run_pipeline  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
-from dashboard.charts import waterfall_figure  # noqa: E402
-from dashboard.units import CHARS  # noqa: E402
+from dashboard.render.charts import waterfall_figure  # noqa: E402
+from dashboard.render.units import CHARS  # noqa: E402
 
 SAMPLE = "realistic_session.json"
 TARGET_SECONDS = 0.5

@@ -29,7 +29,7 @@ from compaction import run_pipeline  # noqa: E402
 from compaction.generate import realistic_session  # noqa: E402
 from compaction.model.settings import DEFAULTS  # noqa: E402
 from compaction.storage.outputs import OutputStore  # noqa: E402
-from dashboard.units import CHARS, describe  # noqa: E402
+from dashboard.render.units import CHARS, describe  # noqa: E402
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 STEP_TIMEOUT_MS = 120_000  # hang detection per step
@@ -188,7 +188,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--turns", type=int, default=60, help="turns of each generated conversation")
     args = parser.parse_args()
-    server = start_streamlit(REPO / "app.py")
+    server = start_streamlit()
     try:
         with tempfile.TemporaryDirectory() as folder:
             report = run_load(server.url, server.proc.pid, Path(folder), args.sessions, args.turns, CHROMIUM)

@@ -11,12 +11,8 @@ wrong output, and that the pipeline (default settings, offline summariser) keeps
 
 import argparse
 import json
-import sys
 import tempfile
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from compaction.generate import realistic_session  # noqa: E402
 from compaction.generate.claude_code_log import ClaudeCodeLog  # noqa: E402

@@ -14,12 +14,9 @@ the conversation read from its file in the same way.
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from compaction import OutputStore  # noqa: E402
 from compaction.generate import generate  # noqa: E402
@@ -28,7 +25,7 @@ from compaction.replay.loop import replay  # noqa: E402
 from compaction.replay.parallel import open_executor  # noqa: E402
 from compaction.replay.sweep import sweep  # noqa: E402
 from compaction.strategies import REGISTRY  # noqa: E402
-from dashboard.timeline import DEFAULT_AXES  # noqa: E402
+from dashboard.render.timeline import DEFAULT_AXES  # noqa: E402
 
 # Tune's own default grid: the tutorial's defaults among ten values each
 LIMITS = list(DEFAULT_AXES["context_limit"])

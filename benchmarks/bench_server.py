@@ -48,7 +48,7 @@ from compaction import run_pipeline  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
 from compaction.model.settings import DEFAULTS  # noqa: E402
 from compaction.storage.outputs import OutputStore  # noqa: E402
-from dashboard.units import CHARS, describe  # noqa: E402
+from dashboard.render.units import CHARS, describe  # noqa: E402
 
 SAMPLE = "realistic_session.json"
 SLIDER = "KEEP_RECENT"
@@ -197,7 +197,7 @@ def main() -> None:
     if not 1 <= args.moves <= 40:
         parser.error("--moves: from 1 to 40 (KEEP_RECENT goes up from 3 to at most 50)")
     expected = expected_values(args.moves)
-    server = start_streamlit(REPO / "app.py", cpus="0")
+    server = start_streamlit(cpus="0")
     os.sched_setaffinity(0, {1})  # this client, and the chromium it may start: the other core
     try:
         pid = server.proc.pid

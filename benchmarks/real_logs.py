@@ -18,8 +18,6 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from compaction.errors import ConversationError  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
 from compaction.model.messages import tool_results  # noqa: E402

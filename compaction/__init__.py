@@ -10,10 +10,13 @@ from compaction.layers.pipeline import LAYERS, PipelineResult, Stage, run_pipeli
 from compaction.model.conversation import Conversation, LoadWarning
 from compaction.model.history import History, prepare
 from compaction.model.settings import DEFAULTS, Settings
-from compaction.model.sizes import estimate_tokens, history_size
+from compaction.model.sizes import history_size
+from compaction.model.tokens import estimate_tokens
 from compaction.model.validity import check_pairs, is_valid
 from compaction.storage.outputs import OutputStore
 from compaction.summarizers import OfflineSummarizer
+
+__version__ = "0.2.0"  # the one place it is written (pyproject.toml reads it)
 
 __all__ = [
     "DEFAULTS", "GENERATE_KINDS", "INPUT_FORMATS", "LAYERS", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH",

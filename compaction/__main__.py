@@ -1,5 +1,5 @@
-import sys
+"""`python -m compaction`: the same as the `compaction` command."""
 
-from compaction.cli.main import main
+from compaction.cli.main import console
 
-sys.exit(main())
+console()

@@ -1,1 +1,3 @@
-"""Compaction Lab's dashboard helpers: state, loading, tables and charts (the pages stay thin)."""
+"""Compaction Lab's dashboard: `render/` builds figures and tables without Streamlit (the HTML report uses
+them too), `ui/` is the Streamlit app (state, loading, the sidebar, navigation), `launch/` starts it;
+the pages themselves are thin files in app_pages/."""

@@ -3,7 +3,8 @@
 import socket
 
 import pytest
-from fake_anthropic import FakeAnthropic
+
+from tests.fake_anthropic import FakeAnthropic
 
 # Anthropic settings from the developer's shell must not leak into tests (a real key, a proxy URL).
 _ANTHROPIC_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_PROFILE",

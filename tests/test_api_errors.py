@@ -2,10 +2,10 @@
 
 import anthropic
 import pytest
-from fake_anthropic import PROMPT_TOO_LONG_BODY, error_body
 
 from compaction.llm.api_errors import describe_failure, prompt_too_long, scrub
 from compaction.llm.client import DEFAULT_MODEL
+from tests.fake_anthropic import PROMPT_TOO_LONG_BODY, error_body
 
 KEY = "sk-ant-api03-test-key-1234567890"
 

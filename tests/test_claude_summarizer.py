@@ -5,12 +5,12 @@ import traceback
 import warnings
 
 import pytest
-from fake_anthropic import MESSAGES
 
 from compaction.errors import SummarizerError
 from compaction.llm.client import DEFAULT_MODEL
 from compaction.summarizers.base import SUMMARY_PROMPT, summary_input
 from compaction.summarizers.claude import ClaudeSummarizer
+from tests.fake_anthropic import MESSAGES
 
 KEY = "sk-ant-api03-summarizer-test-0987654321"
 HISTORY = [

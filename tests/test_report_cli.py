@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dashboard.html_report import measures_section
+from dashboard.render.html_report import measures_section
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "sample_data" / "seed_demo.json"

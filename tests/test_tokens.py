@@ -1,10 +1,11 @@
 """Token counts: the chars/4 estimate, and exact counts through the SDK against the local fake API."""
 
 import pytest
-from fake_anthropic import COUNT_TOKENS
 
 from compaction.llm.client import DEFAULT_MODEL
-from compaction.llm.token_count import TokenCountError, estimate_tokens, exact_tokens
+from compaction.llm.token_count import TokenCountError, exact_tokens
+from compaction.model.tokens import estimate_tokens
+from tests.fake_anthropic import COUNT_TOKENS
 
 KEY = "sk-ant-api03-tokens-test-5555"
 MESSAGES = [{"role": "user", "content": "How long is this conversation?"}]

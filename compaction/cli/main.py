@@ -1,4 +1,4 @@
-"""The command line: `python -m compaction sample|generate|run ...`. A thin shell over the engine."""
+"""The command line, `compaction` (or `python -m compaction`): one subcommand per module of this package."""
 
 import argparse
 import sys
@@ -76,7 +76,7 @@ def command_report(args: argparse.Namespace) -> int:
     from compaction.replay.loop import replay
 
     try:  # the charts are the dashboard's (plotly); the engine itself never imports them
-        from dashboard.html_report import report_html
+        from dashboard.render.html_report import report_html
     except ImportError as error:
         raise CompactionError(f"the report needs the dashboard's packages ({error.name}): "
                               "pip install -r requirements.txt, and run from the project folder") from None
@@ -92,7 +92,7 @@ def command_report(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m compaction",
+    parser = argparse.ArgumentParser(prog="compaction",
                                      description="Run the four-layer context compaction pipeline.")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -148,3 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         print("compaction: interrupted", file=sys.stderr)
         return 130
     return 2
+
+
+def console() -> None:
+    """The `compaction` console script."""
+    sys.exit(main())

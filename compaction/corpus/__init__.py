@@ -62,6 +62,7 @@ def analyse(files: list[SessionFile], job: Job | None = None, workers: int = 1, 
     rows: list[dict | None] = [None] * len(files)
     aggregate = SweepAggregate(job.x, job.y) if job.x is not None else None
     with open_executor(workers, scheduler) as executor:
+        executor.check_paths(sorted({item.root for item in files}))
         for position, row in stream(session_row, files, (job,), executor, failure_row, progress, cancelled):
             cells = row.pop("sweep", None)
             if aggregate is not None and cells is not None:

@@ -7,14 +7,14 @@ The real API says a prompt is too long with HTTP 400 and the body
 
 import re
 
-import anthropic
+from compaction.llm.sdk import anthropic
 
 _TOO_LONG = re.compile(r"prompt is too long", re.IGNORECASE)
 _COUNTS = re.compile(r"(\d+)\s*tokens?\s*>\s*(\d+)", re.IGNORECASE)
 _KEY_LIKE = re.compile(r"sk-ant-[A-Za-z0-9_\-]+")
 
 
-def _api_message(exc: anthropic.APIStatusError) -> str:
+def _api_message(exc: "anthropic.APIStatusError") -> str:
     """error.message of the body; the SDK's own message when the body is not the API's JSON."""
     message = getattr(exc, "api_message", None)
     if isinstance(message, str):
@@ -33,7 +33,7 @@ def prompt_too_long(exc: BaseException) -> tuple[int, int] | None:
     Gives (0, 0) when the text matches but carries no numbers. Any other error, including other 400s,
     gives None.
     """
-    if not isinstance(exc, anthropic.APIStatusError) or exc.status_code != 400:
+    if anthropic is None or not isinstance(exc, anthropic.APIStatusError) or exc.status_code != 400:
         return None
     text = _api_message(exc)
     if not _TOO_LONG.search(text):
@@ -49,7 +49,7 @@ def scrub(text: str, secret: str | None) -> str:
     return _KEY_LIKE.sub("***", text)
 
 
-def _detail(exc: anthropic.APIStatusError, secret: str | None) -> str:
+def _detail(exc: "anthropic.APIStatusError", secret: str | None) -> str:
     text = scrub(_api_message(exc).strip(), secret)
     if len(text) > 200:
         text = text[:200] + "..."
@@ -58,6 +58,8 @@ def _detail(exc: anthropic.APIStatusError, secret: str | None) -> str:
 
 def describe_failure(exc: BaseException, secret: str | None = None) -> str:
     """One plain sentence or two saying what went wrong and what to do; never contains `secret`."""
+    if anthropic is None:
+        return f"Unexpected error talking to the Anthropic API ({type(exc).__name__})."
     if isinstance(exc, anthropic.APITimeoutError):
         return "The request to the Anthropic API timed out. Try again, or raise the timeout."
     if isinstance(exc, anthropic.APIConnectionError):

@@ -5,9 +5,8 @@ Claude is optional: nothing here runs unless a key is given or found in ANTHROPI
 
 import os
 
-import anthropic
-
 from compaction.llm.api_errors import describe_failure
+from compaction.llm.sdk import require_sdk
 
 # Default Claude model for summaries and token counts: the newest Sonnet in the pinned SDK's model list
 # (the SDK warns that claude-sonnet-4-5 is deprecated). Override per call, or for the whole process with
@@ -35,12 +34,12 @@ def resolve_key(api_key: str | None) -> str | None:
     return key or None
 
 
-def make_client(api_key: str, base_url: str | None, timeout: float, max_retries: int) -> anthropic.Anthropic:
+def make_client(api_key: str, base_url: str | None, timeout: float, max_retries: int):
     """A client for `api_key`; `base_url` None falls back to ANTHROPIC_BASE_URL, then the public API.
 
     The key is always passed explicitly so the SDK never goes looking for profiles on disk.
     """
-    return anthropic.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+    return require_sdk().Anthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
 
 
 class ClaudeCaller:
@@ -65,7 +64,7 @@ class ClaudeCaller:
         try:
             reply = self._client.messages.create(model=self.model, max_tokens=max_tokens,
                                                  messages=[{"role": "user", "content": prompt}])
-        except anthropic.AnthropicError as exc:
+        except require_sdk().AnthropicError as exc:
             # `from None`: the SDK error's text embeds the raw response body, which is not vetted
             raise error_type(f"{what} failed: {describe_failure(exc, self._key)}") from None
         return "".join(block.text for block in reply.content if getattr(block, "type", None) == "text")

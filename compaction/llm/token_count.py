@@ -1,18 +1,13 @@
-"""Token counts: the exact count from the API when a key is set; `estimate_tokens` (chars / 4) for the rest.
-
-`estimate_tokens` lives in `sizes` beside the character counts; it is re-exported here so callers find
-both kinds of count in one module.
-"""
-
-import anthropic
+"""The exact token count of a request, from the API (`count_tokens`), when a key is set; every estimate
+goes through compaction.model.tokens instead."""
 
 from compaction.errors import CompactionError
 from compaction.llm.api_errors import describe_failure
 from compaction.llm.client import DEFAULT_MAX_RETRIES, NO_KEY_MESSAGE, default_model, make_client, resolve_key
+from compaction.llm.sdk import require_sdk
 from compaction.model.messages import Message
-from compaction.model.sizes import estimate_tokens
 
-__all__ = ["TokenCountError", "estimate_tokens", "exact_tokens"]
+__all__ = ["TokenCountError", "exact_tokens"]
 
 
 class TokenCountError(CompactionError):
@@ -46,6 +41,6 @@ def exact_tokens(
     try:
         with client:
             result = client.messages.count_tokens(model=model or default_model(), messages=messages, **extra)
-    except anthropic.AnthropicError as exc:
+    except require_sdk().AnthropicError as exc:
         raise TokenCountError(f"Token count failed: {describe_failure(exc, key)}") from None
     return int(result.input_tokens)

@@ -8,8 +8,6 @@ from collections.abc import Iterable
 
 from compaction.model.messages import Message
 
-CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text and code
-
 
 def message_size(message: Message) -> int:
     return len(str(message))
@@ -35,7 +33,3 @@ def list_size(message_sizes: Iterable[int]) -> int:
 def history_size(messages: list[Message]) -> int:
     return list_size(message_size(m) for m in messages)
 
-
-def estimate_tokens(chars: int) -> int:
-    """An estimate only: characters / 4, rounded up. Exact counts need the API (tokens.exact_tokens)."""
-    return -(-chars // CHARS_PER_TOKEN)

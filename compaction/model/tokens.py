@@ -1,7 +1,8 @@
-"""Characters -> tokens. Every token figure of the project goes through one TokenModel.
+"""Characters -> tokens, estimated. Every token figure of the project goes through one TokenModel; the
+exact count of a request, which needs the API, is compaction.llm.token_count.
 
 Without recorded usage the model is the rule of thumb (characters / 4, no overhead). A log that
-recorded what each call carried gives a calibrated model (measures/calibration.py): `overhead_tokens`
+recorded what each call carried gives a calibrated model (calibration.py): `overhead_tokens`
 is what every call sent that the log does not hold (Claude Code's system prompt and tool definitions)
 and `tokens_per_char` this conversation's own ratio.
 """
@@ -9,7 +10,12 @@ and `tokens_per_char` this conversation's own ratio.
 import math
 from dataclasses import dataclass
 
-from compaction.model.sizes import CHARS_PER_TOKEN, estimate_tokens
+CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text and code
+
+
+def estimate_tokens(chars: int) -> int:
+    """The rule of thumb: characters / 4, rounded up."""
+    return -(-chars // CHARS_PER_TOKEN)
 
 
 @dataclass(frozen=True)

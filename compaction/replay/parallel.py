@@ -10,6 +10,7 @@ dicts here); the function must be importable by the workers (a module-level func
 
 import concurrent.futures
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -36,6 +37,9 @@ class InProcess:
 
     def wait_any(self, futures: list, timeout: float) -> list:
         return [future for future in futures if future.done()]
+
+    def check_paths(self, paths: list[str]) -> None:
+        """Local workers see what this process sees."""
 
     def cancel(self, futures: list) -> None:
         pass
@@ -75,9 +79,26 @@ class ProcessPool(InProcess):
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+INSTALL_HINT = "pip install 'compaction-lab[cluster]' on each worker"
+
+
+def installed_version() -> str:
+    """This package's version where this runs: on a worker it fails to even arrive when the package is not
+    installed there, which is the point (DaskCluster.check_workers)."""
+    from compaction import __version__
+
+    return __version__
+
+
+def _listed(addresses) -> str:
+    addresses = sorted(addresses)
+    return ", ".join(addresses[:3]) + (f" and {len(addresses) - 3} more" if len(addresses) > 3 else "")
+
+
 class DaskCluster:
     """Tasks on a Dask distributed cluster at `address` (e.g. tcp://10.0.0.5:8786). Its workers need
-    this package installed and must see the corpus folder at the same path."""
+    this package installed, at this version, and must see the corpus folder at the same path: both are
+    checked before any work is sent, so a wrong cluster is one clear message, not a failure per row."""
 
     def __init__(self, address: str):
         try:
@@ -88,7 +109,40 @@ class DaskCluster:
             self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
             raise CompactionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        try:
+            self.check_workers()
+        except BaseException:
+            self.client.close()
+            raise
         self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def check_workers(self) -> None:
+        """CompactionError unless every worker imports compaction at this process's version."""
+        from compaction import __version__
+
+        address = self.client.scheduler.address
+        answers = self.client.run(installed_version, on_error="return")
+        if not answers:
+            raise CompactionError(f"the Dask scheduler at {address} has no workers: start some with "
+                                  f"`dask worker {address}`")
+        missing = [worker for worker, answer in answers.items() if isinstance(answer, BaseException)]
+        if missing:
+            raise CompactionError(f"the workers at {_listed(missing)} do not have compaction-lab {__version__} "
+                                  f"installed: {INSTALL_HINT}")
+        other = {worker: answer for worker, answer in answers.items() if answer != __version__}
+        if other:
+            found = ", ".join(sorted(set(other.values())))
+            raise CompactionError(f"the workers at {_listed(other)} have compaction-lab {found}, not {__version__}: "
+                                  f"{INSTALL_HINT.replace('install', 'install --upgrade', 1)}")
+
+    def check_paths(self, paths: list[str]) -> None:
+        """CompactionError unless every worker sees each of `paths` (a corpus folder) where this process does."""
+        for path in paths:
+            blind = [worker for worker, seen in self.client.run(os.path.exists, path, on_error="return").items()
+                     if seen is not True]
+            if blind:
+                raise CompactionError(f"the workers at {_listed(blind)} cannot see {path}: each worker must see "
+                                      "the sessions at the same path as this machine (a shared folder)")
 
     def submit(self, function: Callable, *args):
         return self.client.submit(function, *args, pure=False)

@@ -32,7 +32,7 @@ def app() -> AppTest:
 
 
 def open_page(at: AppTest, name: str) -> AppTest:
-    return at.switch_page(f"pages/{name}.py").run()
+    return at.switch_page(f"app_pages/{name}.py").run()
 
 
 def chart_spec(at: AppTest, index: int = 0) -> dict:

@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 from compaction.generate import generate
 from compaction.replay.loop import replay
 from compaction.strategies import REGISTRY, build
-from dashboard.compare_form import DEFAULT_CHOICE
+from dashboard.ui.compare_form import DEFAULT_CHOICE
 
 from .conftest import REPO, TIMEOUT, chart_spec, open_page
 

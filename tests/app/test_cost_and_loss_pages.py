@@ -5,7 +5,7 @@ import json
 from compaction.importers import load_conversation
 from compaction.model.settings import Settings
 from compaction.replay.loop import replay
-from dashboard.replay_chart import STOP_TEXT
+from dashboard.render.replay_chart import STOP_TEXT
 
 from .conftest import SAMPLES, chart_spec, metrics, open_page
 

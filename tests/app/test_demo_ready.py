@@ -9,7 +9,7 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 
 from compaction.importers import load_conversation
-from dashboard.glossary import GLOSSARY
+from dashboard.render.glossary import GLOSSARY
 
 from .conftest import SAMPLES, chart_spec, metrics, open_page
 

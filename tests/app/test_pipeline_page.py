@@ -79,6 +79,6 @@ def test_settings_come_from_the_link(tmp_path):
 
 
 def test_pipeline_page_runs_alone_with_default_settings():
-    at = AppTest.from_file(str(REPO / "pages" / "pipeline.py"), default_timeout=TIMEOUT).run()
+    at = AppTest.from_file(str(REPO / "app_pages" / "pipeline.py"), default_timeout=TIMEOUT).run()
     assert not at.exception
     assert waterfall_steps(at)["input"] == 697_419

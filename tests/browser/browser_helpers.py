@@ -64,22 +64,25 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def start_streamlit(app: Path, cwd: Path = REPO_ROOT, timeout: float = 60.0, cpus: str | None = None) -> StreamlitServer:
-    """Run `streamlit run app` headless on a free port; return it once /_stcore/health says ok.
+def start_streamlit(cwd: Path = OUTPUT_DIR, timeout: float = 60.0, cpus: str | None = None) -> StreamlitServer:
+    """Start the dashboard as a user does, with the installed `compaction-lab` command (from `cwd`, not
+    the checkout: it must work from any folder), headless on a free port; return it once
+    /_stcore/health says ok.
 
     The server's output goes to test-output/browser/streamlit-<port>.log (a pipe could fill and stall
     it); its tail is in the error when the server does not come up. ANTHROPIC_API_KEY is removed so the
     app is tested as a user without a key sees it. `cpus` ("0") pins the server to those cores (taskset).
     """
-    if not app.is_file():
-        raise RuntimeError(f"no Streamlit entrypoint at {app}")
+    launcher = Path(sys.executable).with_name("compaction-lab")
+    if not launcher.is_file():
+        raise RuntimeError(f"no {launcher.name} command beside {sys.executable}: pip install -e '.[app]'")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    cwd.mkdir(parents=True, exist_ok=True)
     log_path = OUTPUT_DIR / f"streamlit-{port}.log"
     env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
-    command = (["taskset", "-c", cpus] if cpus else []) + [sys.executable, "-m", "streamlit", "run", str(app),
-                                                          "--server.headless", "true",
+    command = (["taskset", "-c", cpus] if cpus else []) + [str(launcher), "--server.headless", "true",
                "--server.port", str(port), "--server.address", "127.0.0.1",
                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     with open(log_path, "wb") as log:
@@ -95,7 +98,7 @@ def start_streamlit(app: Path, cwd: Path = REPO_ROOT, timeout: float = 60.0, cpu
     exited = server.proc.poll()
     server.stop()
     state = f"exited with status {exited}" if exited is not None else f"was not healthy after {timeout:.0f} s"
-    raise RuntimeError(f"streamlit run {app.name} {state} on {url}. Its output:\n{server.log_tail()}")
+    raise RuntimeError(f"{launcher.name} {state} on {url}. Its output:\n{server.log_tail()}")
 
 
 def wait_idle(page, timeout_ms: float = 30_000) -> None:

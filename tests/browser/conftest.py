@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from browser_helpers import (
     CHROMIUM,
-    REPO_ROOT,
     browser_unavailable,
     screenshot,
     start_streamlit,
@@ -42,7 +41,7 @@ def _require_browser() -> None:
 @pytest.fixture(scope="session")
 def streamlit_server():
     _require_browser()
-    server = start_streamlit(REPO_ROOT / "app.py")
+    server = start_streamlit()
     yield server
     server.stop()
 

@@ -9,7 +9,7 @@ from browser_helpers import open_nav_page, screenshot, wait_idle
 from playwright.sync_api import expect
 
 from compaction.strategies import REGISTRY
-from dashboard.compare_form import DEFAULT_CHOICE
+from dashboard.ui.compare_form import DEFAULT_CHOICE
 
 pytestmark = pytest.mark.browser
 

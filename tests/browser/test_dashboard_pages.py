@@ -58,7 +58,7 @@ def test_uploaded_file_is_analysed(app_page):
 
 
 def test_shared_link_opens_the_same_page_and_settings_on_a_fresh_server(page):
-    server = start_streamlit(REPO_ROOT / "app.py")
+    server = start_streamlit()
     try:
         page.goto(f"{server.url}/pipeline?CONTEXT_LIMIT=5000&KEEP_RECENT=1")
         wait_idle(page)

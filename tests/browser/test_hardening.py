@@ -23,8 +23,9 @@ from browser_helpers import (
     start_streamlit,
     wait_idle,
 )
-from fake_anthropic import FakeAnthropic
 from playwright.sync_api import expect
+
+from tests.fake_anthropic import FakeAnthropic
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from bench_load import run_load  # noqa: E402
@@ -57,7 +58,7 @@ def hardened_server(fake_api, tmp_path_factory, chromium_browser):
     patch.setenv("COMPACTION_STORE_ROOT", str(store_root))
     patch.setenv("STREAMLIT_LOGGER_LEVEL", "debug")  # the most the server would ever write
     try:
-        server = start_streamlit(REPO_ROOT / "app.py")
+        server = start_streamlit()
     finally:
         patch.undo()
     yield server, store_root

@@ -9,7 +9,13 @@ import pytest
 from compaction import Settings, prepare, run_pipeline
 from compaction.generate import generate
 from compaction.layers.fates import message_fates
-from dashboard.charts import FATE_COLORS, FINAL_LABEL, fate_strip_figure, tool_calls_figure, waterfall_figure
+from dashboard.render.charts import (
+    FATE_COLORS,
+    FINAL_LABEL,
+    fate_strip_figure,
+    tool_calls_figure,
+    waterfall_figure,
+)
 
 SEED_DEMO = prepare(generate("seed-demo"))
 

@@ -5,7 +5,14 @@ from compaction import prepare
 from compaction.generate import generate
 from compaction.replay.loop import replay
 from compaction.strategies import build
-from dashboard.compare_table import BEST, COLUMNS, MeasureColumn, best_trade_offs, compare_frame, what_it_did
+from dashboard.render.compare_table import (
+    BEST,
+    COLUMNS,
+    MeasureColumn,
+    best_trade_offs,
+    compare_frame,
+    what_it_did,
+)
 
 SEED_DEMO = prepare(generate("seed-demo"))
 

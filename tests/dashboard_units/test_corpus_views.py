@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from dashboard.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
-from dashboard.corpus_tables import (
+from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
+from dashboard.render.corpus_tables import (
     RowFilter,
     corpus_summary,
     formats_of,

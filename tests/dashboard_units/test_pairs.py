@@ -3,7 +3,7 @@
 from compaction.layers.pipeline import PipelineResult, Stage, run_pipeline
 from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS
-from dashboard.pairs import pair_verdict
+from dashboard.render.pairs import pair_verdict
 
 ASK = {"role": "user", "content": "Read a.py"}
 CALL = {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "read_file", "input": {"path": "a.py"}}]}

@@ -3,16 +3,16 @@
 from compaction import Settings, prepare, run_pipeline
 from compaction.generate import generate
 from compaction.storage.outputs import OutputStore
-from dashboard.narrative import fate_counts, l4_headline, layer_captions, loading_notes
-from dashboard.tables import (
+from dashboard.render.narrative import fate_counts, l4_headline, layer_captions, loading_notes
+from dashboard.render.tables import (
     message_frame,
     persisted_frame,
     placeholder_frame,
     snipped_frame,
     tool_call_counts,
 )
-from dashboard.text import first_line, message_full_text, message_summary_line
-from dashboard.units import compact_number, convert, describe
+from dashboard.render.text import first_line, message_full_text, message_summary_line
+from dashboard.render.units import compact_number, convert, describe
 
 SEED_DEMO = prepare(generate("seed-demo"))
 
@@ -97,7 +97,7 @@ def test_loading_notes_tell_what_a_claude_code_session_carried():
 
 
 def test_literal_shows_markdown_and_links_as_typed():
-    from dashboard.text import literal
+    from dashboard.render.text import literal
 
     hostile = "![x](http://example.invalid/a.png) **bold** :red[x] $x$ <b>.json"
     escaped = literal(hostile)

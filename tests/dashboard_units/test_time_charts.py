@@ -8,9 +8,10 @@ from compaction.importers import load_conversation
 from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
 from compaction.strategies import REGISTRY, STRATEGIES
-from dashboard import state, timeline
-from dashboard.replay_chart import BLIND_LANE, CACHE_LANE, STOP_TEXT, replay_figure
-from dashboard.time_charts import strategies_figure, sweep_heatmap
+from dashboard.render import timeline
+from dashboard.render.replay_chart import BLIND_LANE, CACHE_LANE, STOP_TEXT, replay_figure
+from dashboard.render.time_charts import strategies_figure, sweep_heatmap
+from dashboard.ui import state
 from tests.app.conftest import SAMPLES
 
 SEED_DEMO = prepare(generate("seed-demo"))

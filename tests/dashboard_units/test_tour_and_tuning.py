@@ -9,9 +9,16 @@ import streamlit
 from compaction import prepare, run_pipeline
 from compaction.generate import generate
 from compaction.replay.sweep import sweep
-from dashboard import tuning
-from dashboard.tour import KINDS, TOUR_SETTINGS, blocks_figure, drawn_widths, message_kind, tour_numbers
-from dashboard.tour_text import STEPS
+from dashboard.render.tour import (
+    KINDS,
+    TOUR_SETTINGS,
+    blocks_figure,
+    drawn_widths,
+    message_kind,
+    tour_numbers,
+)
+from dashboard.render.tour_text import STEPS
+from dashboard.ui import tuning
 
 SEED_DEMO = prepare(generate("seed-demo"))
 

@@ -5,8 +5,8 @@ import streamlit
 from compaction import prepare
 from compaction.generate import generate
 from compaction.replay.sweep import sweep
-from dashboard import tuning
-from dashboard.tradeoff_chart import tradeoff_figure
+from dashboard.render.tradeoff_chart import tradeoff_figure
+from dashboard.ui import tuning
 
 SESSION = prepare(generate("realistic", turns=60, seed=9))
 

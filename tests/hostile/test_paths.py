@@ -90,8 +90,8 @@ def test_an_upload_name_never_reaches_the_file_system(store_root, tmp_path, uplo
     upload(at, upload_name, data)
     assert not at.exception
     assert loaded_header(at) == f"Loaded: {upload_name}"
-    at.switch_page("pages/pipeline.py").run()  # runs L3: the output is persisted
-    at.switch_page("pages/what_changed.py").run()
+    at.switch_page("app_pages/pipeline.py").run()  # runs L3: the output is persisted
+    at.switch_page("app_pages/what_changed.py").run()
     assert not at.exception
     store = at.session_state["_output_store"]
     assert session_root(at).parent == store_root and store.list_outputs()

@@ -105,8 +105,8 @@ def test_two_app_sessions_cannot_see_each_others_files(store_root):
     alice, bob = start_app(), start_app()
     upload(alice, "alice.json", private.encode())
     assert not alice.exception and not alice.error
-    alice.switch_page("pages/persisted_outputs.py").run()
-    bob.switch_page("pages/persisted_outputs.py").run()
+    alice.switch_page("app_pages/persisted_outputs.py").run()
+    bob.switch_page("app_pages/persisted_outputs.py").run()
     assert not alice.exception and not bob.exception
     alice_root, bob_root = session_root(alice), session_root(bob)
     assert alice_root.parent == bob_root.parent == store_root and alice_root != bob_root
@@ -118,7 +118,7 @@ def test_two_app_sessions_cannot_see_each_others_files(store_root):
     assert bob_store.find("alpha-private-id") is None
     assert not any("ALPHA" in path.read_text(errors="replace")[:10] for path in bob_root.rglob("*.txt"))
     # Bob, on the uploader, still has the default sample, not Alice's upload
-    bob.switch_page("pages/conversation.py").run()
+    bob.switch_page("app_pages/conversation.py").run()
     assert bob.file_uploader(key=UPLOAD_KEY).value is None
     assert "alice.json" not in shown_text(bob)
 
@@ -127,7 +127,7 @@ def test_the_app_removes_stale_session_folders_when_a_session_starts(store_root)
     stale = new_session_store(store_root)
     stale.persist("t", "left behind")
     _age(stale.root, SESSION_MAX_AGE_S + 1)
-    at = start_app().switch_page("pages/pipeline.py").run()  # the first page that needs the store
+    at = start_app().switch_page("app_pages/pipeline.py").run()  # the first page that needs the store
     assert not at.exception
     assert not stale.root.exists()
     assert session_root(at).parent == store_root

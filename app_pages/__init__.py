@@ -1,0 +1,1 @@
+"""The dashboard's pages, one thin file each, run by st.navigation (dashboard/ui/navigation.py)."""

@@ -1,0 +1,190 @@
+"""Sessions page: every session of a folder or .zip in one table, any of them opened for the other pages,
+and a sweep of two settings across all of them."""
+
+import streamlit as st
+
+from compaction.errors import CompactionError
+from compaction.replay.sweep import MEASURES
+from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
+from dashboard.render.corpus_tables import RowFilter, corpus_summary, formats_of, sessions_frame
+from dashboard.render.text import literal
+from dashboard.ui import corpus_state, tuning, views
+from dashboard.ui.loading import UPLOAD_LIMIT_MB
+from dashboard.ui.navigation import PAGES_DIR
+
+# Three values per setting: a corpus sweep replays every session once per cell.
+CORPUS_AXES = {"context_limit": (20_000, 50_000, 100_000), "keep_recent": (1, 3, 5),
+               "persist_threshold": (10_000, 30_000, 60_000), "max_messages": (20, 50, 100),
+               "max_bytes": (100_000, 200_000, 400_000), "preview_chars": (500, 2_000, 5_000)}
+NUMBER = st.column_config.NumberColumn(format="localized")
+PERCENT = st.column_config.NumberColumn(format="percent")
+DOLLARS = st.column_config.NumberColumn(format="dollar")
+CORPUS_TRADE_OFF_KEY = "sessions_tradeoff"
+
+st.title("Sessions")
+st.caption("Many sessions at once: a folder of session logs (searched in every sub-folder) or a .zip of them. "
+           "One row per session with what its log holds and what the compaction settings in the sidebar would "
+           "send; select a row to open that session in every other page.")
+
+with st.expander("Where the work runs"):
+    schedulers = corpus_state.allowed_schedulers()
+    if schedulers:
+        st.caption("This server may use the Dask schedulers: " + ", ".join(literal(address) for address in schedulers))
+    scheduler = st.text_input(
+        "Dask scheduler address (optional)", key=corpus_state.SCHEDULER_KEY, placeholder="tcp://10.0.0.5:8786",
+        disabled=schedulers == [],
+        help="Spread the sessions over a Dask distributed cluster. Its workers need this project installed and "
+             "must see the folder at the same path. Leave empty to use this machine.")
+    st.number_input("Worker processes on this machine", 1, 64, corpus_state.default_workers(),
+                    key=corpus_state.WORKERS_KEY, disabled=bool(scheduler.strip()),
+                    help="1 runs everything inside the app's own process.")
+
+folder_tab, zip_tab = st.tabs(["A folder", "Upload a .zip"])
+with folder_tab:
+    suggestion = corpus_state.claude_projects()
+    if suggestion is not None:
+        st.button(f"Use my Claude Code sessions ({suggestion})", key="sessions_use_claude", icon=":material/history:",
+                  on_click=lambda: st.session_state.update({corpus_state.FOLDER_KEY: str(suggestion)}))
+    allowed = corpus_state.allowed_folders()
+    if allowed == []:
+        st.info("This server reads no folders of its own: upload a .zip of sessions instead.", icon=":material/info:")
+    elif allowed is not None:
+        st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in allowed))
+    folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder="/home/me/.claude/projects",
+                           disabled=allowed == [],
+                           help="Every .jsonl, .json and .traj file under it is a session. Nothing outside it is "
+                                "read: links pointing out of it are listed as refused.")
+    if st.button("Read this folder", key="sessions_read", type="primary", icon=":material/folder_open:",
+                 disabled=allowed == []):
+        try:
+            corpus_state.use_folder(folder)
+        except CompactionError as error:
+            st.error(literal(str(error)))
+with zip_tab:
+    uploaded = st.file_uploader("A .zip of session files", type=["zip"], key="sessions_zip",
+                                max_upload_size=UPLOAD_LIMIT_MB)
+    if uploaded is not None:
+        try:
+            corpus_state.use_archive(uploaded.getvalue(), uploaded.name, uploaded.file_id)
+        except CompactionError as error:
+            st.error(literal(str(error)))
+
+source = corpus_state.source()
+if source is None:
+    st.info("Choose a folder or upload a .zip to see its sessions.", icon=":material/info:")
+    st.stop()
+try:
+    files = source.files()
+except CompactionError as error:
+    st.error(literal(str(error)))
+    st.stop()
+
+st.header(f"{literal(source.label)}: {len(files):,} session files")
+job = corpus_state.job()
+if corpus_state.requested(corpus_state.ROWS):
+    corpus_state.run(corpus_state.ROWS, files, job)
+last = corpus_state.last(corpus_state.ROWS)
+if last is None:
+    st.button("Analyse these sessions", key="sessions_analyse", type="primary", icon=":material/play_arrow:",
+              on_click=corpus_state.request, args=(corpus_state.ROWS,))
+    st.stop()
+key, result = last
+if key != corpus_state.result_key(files, job):
+    st.info("The sidebar's settings or the files changed since these rows were computed.", icon=":material/update:")
+    st.button("Analyse again", key="sessions_reanalyse", icon=":material/refresh:",
+              on_click=corpus_state.request, args=(corpus_state.ROWS,))
+if result.cancelled:
+    st.warning(f"Cancelled: {len(result.rows):,} of {result.sessions:,} sessions were analysed.")
+
+summary = corpus_summary(result.rows)
+for column, (label, value) in zip(st.columns(4), (
+        ("Sessions", f"{summary['sessions']:,}"), ("Could not be read", f"{summary['unreadable']:,}"),
+        ("Model calls", f"{summary['model_calls']:,}"),
+        ("Median saving", "–" if summary["median_saved"] is None else f"{summary['median_saved']:.0%}")), strict=True):
+    column.metric(label, value)
+
+search_col, format_col = st.columns([2, 1])
+row_filter = RowFilter(
+    search_col.text_input("Search project, path or session id", key="sessions_search"),
+    tuple(format_col.multiselect("Formats", formats_of(result.rows), key="sessions_formats")),
+    *(column.checkbox(label, key=f"sessions_only_{name}") for column, (name, label) in zip(st.columns(3), (
+        ("errors", "Only unreadable files"), ("pairs", "Only with pair problems"),
+        ("compactions", "Only with the log's own compactions")), strict=True)))
+shown = [row for row in result.rows if row_filter.keeps(row)]
+event = st.dataframe(
+    sessions_frame(shown), hide_index=True, height="auto" if len(shown) <= 12 else 460, width="stretch",
+    on_select="rerun",
+    selection_mode="single-row", key="sessions_table",
+    column_config={title: NUMBER for title in ("messages", "model calls", "size (characters)", "size on disk (bytes)",
+                                               "recorded tokens", "recorded peak", "tokens sent", "without compaction",
+                                               "peak context", "blind references")}
+    | {title: PERCENT for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")}
+    | {"cost (US$)": DOLLARS, "cost without caching": DOLLARS, "error": st.column_config.TextColumn(width="large")})
+st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Tokens are estimated from characters unless the "
+           "log recorded them; 'pair problems' count tool calls and results that do not match (the API would "
+           "refuse such a request).")
+picked = views.selected_row(event)
+if picked is not None and picked < len(shown):
+    chosen = shown[picked]
+    if chosen["error"]:
+        st.error(f"**{literal(chosen['path'])} cannot be opened.** {literal(chosen['error'])}")
+    else:
+        try:
+            corpus_state.open_row(chosen, files)
+            st.success(f"Opened **{literal(chosen['path'])}**: every other page now shows this session.")
+            st.page_link(PAGES_DIR / "conversation.py", label="See it on the Conversation page", icon=":material/forum:")
+        except CompactionError as error:
+            st.error(literal(str(error)))
+
+st.header("Sweep all sessions")
+st.caption("Tune across the whole corpus: every session is replayed for every pair of settings; each cell shows "
+           "the median session and, below it, the 90th percentile (nine sessions in ten are at or below it).")
+x_col, y_col, measure_col = st.columns(3)
+x_name, x_values, y_name, y_values = tuning.axes_inputs(x_col, y_col, "sessions_sweep", CORPUS_AXES)
+measure = measure_col.selectbox("Measure", list(MEASURES), key="sessions_sweep_measure", format_func=MEASURES.get)
+if x_name == y_name:
+    st.error("Pick two different settings.")
+    st.stop()
+if x_values is None or y_values is None:
+    st.stop()
+sweep_job = corpus_state.job((x_name, x_values), (y_name, y_values))
+st.button(f"Sweep {len(files):,} sessions × {len(x_values) * len(y_values):,} pairs of settings",
+          key="sessions_sweep", type="primary", icon=":material/grid_on:",
+          on_click=corpus_state.request, args=(corpus_state.SWEEP,))
+if corpus_state.requested(corpus_state.SWEEP):
+    corpus_state.run(corpus_state.SWEEP, files, sweep_job)
+swept = corpus_state.last(corpus_state.SWEEP)
+if swept is None:
+    st.stop()
+sweep_key, sweep_result = swept
+aggregate = sweep_result.sweep
+if sweep_key != corpus_state.result_key(files, sweep_job):
+    st.info("This sweep was computed for other axes, settings or files; press the button to sweep again.",
+            icon=":material/update:")
+if sweep_result.cancelled:
+    st.warning(f"Cancelled: the cells summarise the {aggregate['sessions']:,} sessions swept before.")
+st.subheader(MEASURES.get(measure, measure))
+st.plotly_chart(corpus_heatmap(aggregate, measure), width="stretch", config={"displayModeBar": False},
+                key="sessions_heatmap")
+st.caption(f"Over {aggregate['sessions']:,} readable sessions; {tuning.DARKER.get(measure, 'darker is better')}.")
+
+st.subheader("Trade-off")
+present = [name for name in MEASURES if name in aggregate["measures"]]
+
+
+def default_index(name: str) -> int:
+    return present.index(name) if name in present else 0
+
+
+cost_col, loss_col = st.columns(2)
+cost = cost_col.selectbox("What it costs", present, index=default_index("cost_usd"), key="sessions_tradeoff_cost",
+                          format_func=MEASURES.get)
+loss = loss_col.selectbox("What it loses", present, index=default_index("blind_references"),
+                          key="sessions_tradeoff_loss", format_func=MEASURES.get)
+median_session = statistic_sweep(aggregate)
+tuning.show_grid(median_session)
+st.plotly_chart(corpus_tradeoff(aggregate, cost, loss), width="stretch", config={"displayModeBar": False},
+                key=CORPUS_TRADE_OFF_KEY, on_select=lambda: tuning.apply_clicked_cell(CORPUS_TRADE_OFF_KEY),
+                selection_mode="points")
+st.caption("Each point is a pair of settings, placed where the median session puts it; the line joins those no "
+           "other pair beats on both. Click a point to put its settings into the sidebar.")

@@ -1,0 +1,119 @@
+"""Chart builders for a session over time: the strategies side by side and the sweep's heatmap (the
+replay's own chart is in replay_chart.py). Plain functions to plotly figures, tested without a browser; sizes in estimated tokens
+(what a model bills), CONTEXT_LIMIT converted from characters."""
+
+import plotly.graph_objects as go
+
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay.loop import ReplayResult
+from compaction.replay.sweep import BETTER, DOLLARS, SHARES, SweepResult
+from compaction.strategies import REGISTRY
+from dashboard.render.charts import LIMIT_COLOR
+from dashboard.render.timeline import STRATEGY_TITLES, limit_tokens
+from dashboard.render.units import compact_number
+
+WINDOW_COLOR = "#333333"
+RAW_COLOR = "#bab0ac"
+SENT_COLOR = "#4c78a8"
+BOUNDARY_COLOR = "#9467bd"
+ACTION_COLORS = {"L3": "#f58518", "L1": "#bab0ac", "L2": "#eeca3b", "L4": "#b279a2", "mask": "#72b7b2",
+                 "summary": "#b279a2", "reactive": "#e45756", "compact_tool": "#54a24b", "persist": "#f58518",
+                 "microcompact": "#eeca3b", "auto_compact": "#b279a2", "clear_tool_uses": "#eeca3b",
+                 "clear_thinking": "#9d755d", "compact": "#b279a2", "forget": "#bab0ac", "condense": "#b279a2"}
+# one colour per strategy of the registry, the tutorial's first three as they always were
+_PALETTE = ("#f58518", "#54a24b", "#e45756", "#9d755d", "#ff9da6", "#79706e", "#d67195", "#439894", "#8cd17d",
+            "#b6992d", "#499894", "#86bcb6", "#fabfd2")
+STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_last": "#b279a2"}
+STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
+MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
+
+
+def limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak: int, log_scale: bool,
+                model: TokenModel = DEFAULT_TOKEN_MODEL, overhead_chars: int = 0, **where) -> None:
+    """CONTEXT_LIMIT (when given) and the model window as lines. A window far above the data would
+    flatten it, so the linear axis then stops above the data and says where the window is."""
+    limit = limit_tokens(context_limit, model, overhead_chars) if context_limit is not None else 0
+    if context_limit is not None:
+        figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
+                         f"{compact_number(limit)} tokens", annotation_position="top left",
+                         annotation_font_color=LIMIT_COLOR, **where)
+    window_text = f"model window {compact_number(window)} tokens"
+    top = 1.1 * max(peak, limit, 1)
+    if log_scale or window <= 1.5 * top:
+        figure.add_hline(y=window, line_dash="dot", line_color=WINDOW_COLOR, annotation_text=window_text,
+                         annotation_position="top left", annotation_font_color=WINDOW_COLOR, **where)
+        return
+    figure.update_yaxes(range=[0, top], **where)
+    figure.add_annotation(text=f"{window_text}: far above this chart", xref="x domain", x=1, xanchor="right",
+                          y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR},
+                          bgcolor="rgba(255, 255, 255, 0.85)", **where)  # a boundary line passes behind it
+
+
+def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
+                      context_limit: int | None = None) -> go.Figure:
+    """Context sent per model call, one line per strategy (its short name in the legend, its full name
+    on hover), and the uncompacted size for scale; CONTEXT_LIMIT as a line when given."""
+    figure = go.Figure()
+    first = next(iter(replays.values()))
+    figure.add_trace(go.Scatter(x=[r.call + 1 for r in first.calls], y=[r.raw_tokens for r in first.calls],
+                                name="no compaction", mode="lines", line={"color": RAW_COLOR, "dash": "dot"}))
+    for name, result in replays.items():
+        title = REGISTRY[name].title if name in REGISTRY else name
+        figure.add_trace(go.Scatter(
+            x=[r.call + 1 for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
+            name=STRATEGY_TITLES.get(name, name), line={"color": STRATEGY_COLORS.get(name), "width": 2},
+            hovertemplate=f"<b>{title}</b><br>call %{{x}}: %{{y:,}} tokens<extra></extra>"))
+    peak = max((max(r.raw_tokens, r.tokens) for result in replays.values() for r in result.calls), default=0)
+    limit_lines(figure, context_limit, first.model_window_tokens, peak, log_scale, first.token_model,
+                first.overhead_chars)
+    figure.update_layout(height=440, margin=MARGIN, yaxis_title="context sent (estimated tokens)",
+                         yaxis_type="log" if log_scale else "linear", xaxis_title="model call",
+                         legend={"orientation": "h", "y": -0.2, "x": 0})
+    return figure
+
+
+
+
+def cell_text(value, measure: str) -> str:
+    """A measure's value as a cell shows it: a share in percent, dollars with cents, else a count."""
+    if value is None:
+        return "–"
+    if measure in SHARES:
+        return f"{100 * value:.0f}%"
+    if measure in DOLLARS:
+        return f"${value:,.2f}"
+    return compact_number(value)
+
+
+def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[int, int] | None = None
+                  ) -> go.Figure:
+    """The measure over the grid (rows: y values, columns: x values), each cell labelled. An invisible
+    marker sits on every cell so a click selects it (heatmaps themselves cannot be selected); its
+    customdata is (row, column). `current` (row, column) gets a black square: the sidebar's settings."""
+    grid = result.grid(measure)
+    xs = [f"{value:,}" for value in result.x_values]
+    ys = [f"{value:,}" for value in result.y_values]
+    figure = go.Figure(go.Heatmap(
+        z=[[float("nan") if v is None else v for v in row] for row in grid], x=xs, y=ys,
+        text=[[cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
+        colorscale="Blues" if BETTER[measure] == "higher" else "Blues_r", colorbar={"title": {"text": ""}},
+        hoverinfo="skip"))
+    cells = [(r, c) for r in range(len(ys)) for c in range(len(xs))]
+    figure.add_trace(go.Scatter(
+        x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="markers", customdata=cells,
+        marker={"symbol": "square", "size": 28, "color": "rgba(0,0,0,0)"}, showlegend=False,
+        selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
+        text=[cell_text(grid[r][c], measure) for r, c in cells],
+        hovertemplate=(f"{result.x_name} %{{x}}<br>{result.y_name} %{{y}}<br>{title}: %{{text}}"
+                       "<extra>click to use these settings</extra>")))
+    if current is not None:
+        row, column = current
+        figure.add_trace(go.Scatter(
+            x=[xs[column]], y=[ys[row]], mode="markers", name="current settings", customdata=[current],
+            marker={"symbol": "square-open", "size": 34, "color": "black", "line": {"width": 3}},
+            hovertemplate="the sidebar's current settings<extra></extra>"))
+    figure.update_layout(height=520, margin=MARGIN, hovermode="closest", clickmode="event+select",
+                         xaxis={"title": result.x_name.upper(), "type": "category"},
+                         yaxis={"title": result.y_name.upper(), "type": "category"},
+                         legend={"orientation": "h", "y": 1.06, "x": 0})
+    return figure

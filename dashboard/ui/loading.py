@@ -1,0 +1,124 @@
+"""Getting a conversation in: bundled samples, generated sessions and uploads, cached so that a slider
+move never parses or measures the conversation again."""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from compaction import samples
+from compaction.generate import generate
+from compaction.importers import MAX_FILE_BYTES, load_conversation
+from compaction.layers.pipeline import PipelineResult
+from compaction.model.conversation import Conversation
+from compaction.model.history import History, prepare
+
+DEFAULT_SAMPLE = samples.DEFAULT
+# The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
+SOURCE_TABS = {"sample": "Bundled sample", "generated": "Generate", "upload": "Upload a file"}
+SOURCE_TAB_KEY = "conversation_tab"
+UPLOAD_TYPES = ["json", "jsonl"]
+UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
+FORMAT_NAMES = {
+    "anthropic": "Anthropic",
+    "claude-code": "Claude Code",
+    "openai": "OpenAI chat",
+    "generated": "generated",
+}
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The conversation the dashboard shows. `key` names its content, for the caches."""
+
+    key: str
+    label: str
+    origin: str  # "sample", "generated" or "upload"
+    conversation: Conversation
+
+
+def open_upload_tab() -> None:
+    """The Conversation page opens next on its upload tab (called before switching to it)."""
+    st.session_state[SOURCE_TAB_KEY] = SOURCE_TABS["upload"]
+
+
+def sample_names() -> list[str]:
+    """The bundled samples, in the order they are offered."""
+    return list(samples.TITLES)
+
+
+def sample_title(name: str) -> str:
+    return samples.TITLES.get(name, name)
+
+
+CACHE_TTL_S = 30 * 60
+
+
+# Loaded conversations are shared by every session as they are (cache_resource, not cache_data's copy per
+# caller): a sample loaded by 8 people is read and measured once. Pages treat them as read-only.
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _read_sample(name: str) -> Conversation:
+    return load_conversation(samples.sample_file(name), name=name)
+
+
+def load_sample(name: str) -> Loaded:
+    """A bundled sample by file name; ConversationError when it cannot be read."""
+    return Loaded(f"sample:{name}", name, "sample", _read_sample(name))
+
+
+# Uploads can be large and the caches are shared by every session: keep few, and not for long. Keyed by
+# the content's digest, computed once (the bytes themselves are not hashed again for the key).
+@st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
+def _parse_upload(digest: str, name: str, _data: bytes) -> Conversation:
+    return load_conversation(_data, name=name)
+
+
+def load_upload(data: bytes, name: str) -> Loaded:
+    """An uploaded file's bytes; ConversationError naming the file and the place when malformed."""
+    digest = hashlib.sha256(data).hexdigest()[:20]
+    return Loaded(f"upload:{digest}", name, "upload", _parse_upload(digest, name, data))
+
+
+@st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
+def _read_file(path: str, label: str, version: tuple[int, int]) -> Conversation:
+    return load_conversation(Path(path), name=label)
+
+
+def load_file(path: Path, label: str) -> Loaded:
+    """A session file on disk (one of a corpus, its path already checked); read again when it changes."""
+    info = path.stat()
+    version = (info.st_mtime_ns, info.st_size)
+    # a file of the user's like an upload: the Conversation page shows it under its upload tab
+    return Loaded(f"file:{path}:{version[0]}:{version[1]}", label, "upload", _read_file(str(path), label, version))
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _generate(kind: str, knobs: str) -> list[dict]:
+    return generate(kind, **json.loads(knobs))
+
+
+def load_generated(kind: str, **knobs) -> Loaded:
+    """A generated conversation; SettingsError for a knob out of range."""
+    encoded = json.dumps(knobs, sort_keys=True)
+    label = kind if not knobs else f"{kind} ({', '.join(f'{k}={v}' for k, v in sorted(knobs.items()))})"
+    messages = _generate(kind, encoded)
+    conversation = Conversation(messages, format="generated", source=label)
+    return Loaded(f"generated:{kind}:{encoded}", label, "generated", conversation)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8, ttl=CACHE_TTL_S)
+def prepared(key: str, _conversation: Conversation) -> History:
+    """The measured form of a loaded conversation, shared read-only by every rerun and session."""
+    return prepare(_conversation)
+
+
+def compacted_json(result: PipelineResult, conversation: Conversation) -> str:
+    """What the pipeline would send, as an Anthropic request body (system and tools kept) that loads again."""
+    document = {"messages": result.final.messages}
+    if conversation.system:
+        document["system"] = conversation.system
+    if conversation.tools:
+        document["tools"] = conversation.tools
+    return json.dumps(document, ensure_ascii=False, indent=1, default=str)

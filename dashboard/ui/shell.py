@@ -1,0 +1,87 @@
+"""The shared sidebar: the compaction settings and the summariser choice.
+
+The app's run (dashboard/ui/navigation.py) draws it once, before the page, so the sliders hold across
+pages.
+"""
+
+import streamlit as st
+
+from compaction.llm.client import default_model
+from dashboard.render.glossary import glossary_markdown
+from dashboard.render.units import UNIT_LABELS, UNITS
+from dashboard.ui import state
+
+
+def slider(spec: state.SliderSpec) -> None:
+    st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key,
+              help=spec.help, bind="query-params")
+    st.caption(spec.effect)
+
+
+def glossary_popover() -> None:
+    with st.popover("Words used here", icon=":material/menu_book:", width="stretch"):
+        st.markdown(glossary_markdown())
+
+
+def settings_controls() -> None:
+    st.subheader("Compaction settings")
+    for spec in state.MAIN_SLIDERS:
+        slider(spec)
+    with st.expander("Advanced"):
+        for spec in state.ADVANCED_SLIDERS:
+            slider(spec)
+    st.button("Reset to the tutorial's defaults", on_click=state.reset_settings, icon=":material/restart_alt:",
+              key="reset_settings")
+    st.radio("Show sizes in", UNITS, format_func=UNIT_LABELS.get, key=state.UNIT_KEY, horizontal=True,
+             bind="query-params",
+             help="Characters are what the tutorial counts; tokens are estimated as characters / 4.")
+    st.caption("The address bar keeps these settings: copy it to share exactly this view.")
+
+
+def _take_typed_key() -> None:
+    """Move the typed key out of the widget at once, so it is never drawn again."""
+    state.set_typed_key(st.session_state.get("claude_key_field", ""))
+    st.session_state["claude_key_field"] = ""
+
+
+def summarizer_controls() -> None:
+    st.subheader("L4 summariser")
+    choice = st.radio("Who writes the L4 summary", (state.OFFLINE, state.CLAUDE), key=state.SUMMARIZER_KEY,
+                      format_func={state.OFFLINE: "Offline (no LLM, default)", state.CLAUDE: "Claude"}.get,
+                      help="The offline summariser fills the tutorial's five headings from the conversation "
+                           "itself. Claude is asked only when you press the button below.")
+    if choice != state.CLAUDE:
+        return
+    if state.typed_key():
+        st.caption("An API key is set for your workspace only (kept in memory, never shown or saved).")
+        st.button("Forget the key", on_click=state.forget_typed_key)
+    elif state.environment_key():
+        st.caption("Using the key in the ANTHROPIC_API_KEY environment variable.")
+    else:
+        st.text_input("Anthropic API key", type="password", key="claude_key_field", on_change=_take_typed_key,
+                      help="Used for your workspace only: never shown again, logged or written to disk.")
+    has_key = bool(state.typed_key()) or state.environment_key()
+    if st.button("Summarise with Claude", disabled=not has_key, type="primary", icon=":material/smart_toy:",
+                 key="summarise_with_claude",
+                 help=f"Runs the pipeline again with {default_model()} writing the L4 summary."):
+        with st.spinner("Asking Claude for the L4 summary…"):
+            outcome = state.run_with_claude()
+        summary = outcome.summary
+        if summary is None or not summary.triggered:
+            st.info("L4 does not fire at these settings, so there was nothing for Claude to summarise. "
+                    "Lower CONTEXT_LIMIT to make it fire.")
+        elif summary.error:
+            st.error(summary.error)
+        else:
+            st.success(f"Claude wrote the L4 summary ({len(summary.text):,} characters). "
+                       "See the What changed page.")
+    if state.claude_result() is None:
+        st.caption("Until you press the button, the pages show the offline summary.")
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        glossary_popover()
+        settings_controls()
+        summarizer_controls()
+

@@ -1,0 +1,291 @@
+"""Everything pages read from the session, with defaults, so a page also works when run on its own.
+
+The sidebar widgets live in app.py; their values are copied to a plain session key on every read, so
+a page run without app.py (AppTest's switch_page) still sees the last settings, or the defaults.
+"""
+
+import os
+import tempfile
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+from compaction.errors import SettingsError
+from compaction.layers.pipeline import PipelineResult, run_pipeline
+from compaction.measures.cost import DEFAULT_PRICES, Prices
+from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
+from compaction.model.settings import DEFAULTS, Settings
+from compaction.replay.loop import MODEL_WINDOW_TOKENS, ReplayResult, replay
+from compaction.replay.parallel import ProcessPool
+from compaction.replay.sweep import SweepResult, SweepStore, sweep
+from compaction.storage.outputs import OutputStore
+from compaction.storage.workspaces import new_session_store, remove_stale_sessions
+from compaction.summarizers import OfflineSummarizer
+from dashboard.render.tour import TOUR_SETTINGS
+from dashboard.render.units import CHARS, UNITS
+from dashboard.ui.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared
+from dashboard.ui.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
+
+UNIT_KEY = "UNIT"
+MODEL_WINDOW_KEY = "MODEL_WINDOW"
+# Prices per million tokens, and the cache multipliers: the Replay page's inputs, read by every page
+PRICE_KEYS = {"input": "PRICE_INPUT", "output": "PRICE_OUTPUT", "cache_write": "CACHE_WRITE", "cache_read": "CACHE_READ"}
+SUMMARIZER_KEY = "SUMMARIZER"
+OFFLINE, CLAUDE = "offline", "claude"
+STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
+
+_SAVED_SETTINGS = "_saved_settings"
+_LOADED = "_loaded_conversation"
+_STORE = "_output_store"
+_RESULTS = "_pipeline_results"
+_CLAUDE_RESULTS = "_claude_results"
+_CLAUDE_KEY = "_claude_api_key"
+_REPLAYS = "_replays"
+_SWEEPS = "_sweeps"
+_TOUR = "_tour_result"
+_LOSSES = "_pipeline_losses"
+_RESULT_CACHE_SIZE = 12
+_STRATEGY_REPLAYS = "_strategy_replays"
+_STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
+
+
+def settings() -> Settings:
+    """The settings of the sidebar sliders (or the last ones seen, or the tutorial's defaults)."""
+    saved = st.session_state.setdefault(_SAVED_SETTINGS, {})
+    values = {}
+    for spec in SLIDERS:
+        value = st.session_state.get(spec.key, saved.get(spec.key, spec.default))
+        saved[spec.key] = values[spec.field] = int(value)
+    return DEFAULTS.replace(**values)
+
+
+def reset_settings() -> None:
+    """Button callback: every slider back to the tutorial's default."""
+    for spec in SLIDERS:
+        st.session_state[spec.key] = spec.default
+    st.session_state[_SAVED_SETTINGS] = {}
+
+
+def remembered(key: str, default):
+    """A widget value that survives pages where the widget is not drawn."""
+    saved = st.session_state.setdefault(_SAVED_SETTINGS, {})
+    value = st.session_state.get(key, saved.get(key, default))
+    saved[key] = value
+    return value
+
+
+def unit() -> str:
+    value = remembered(UNIT_KEY, CHARS)
+    return value if value in UNITS else CHARS
+
+
+def store() -> OutputStore:
+    """This browser session's folder for persisted outputs and transcripts."""
+    current = st.session_state.get(_STORE)
+    if current is None:
+        root = Path(os.environ.get(STORE_ROOT_ENV) or Path(tempfile.gettempdir()) / "compaction-lab")
+        current = st.session_state[_STORE] = new_session_store(root)  # private: random name, mode 0700
+        remove_stale_sessions(root, keep=(current.root,))  # folders idle > SESSION_MAX_AGE_S (24 h)
+    return current
+
+
+def loaded() -> Loaded:
+    """The conversation on show; the default sample until the user picks another."""
+    current = st.session_state.get(_LOADED)
+    if current is None:
+        current = st.session_state[_LOADED] = load_sample(DEFAULT_SAMPLE)
+    return current
+
+
+def set_loaded(conversation: Loaded) -> None:
+    st.session_state[_LOADED] = conversation
+
+
+def history():
+    current = loaded()
+    return prepared(current.key, current.conversation)
+
+
+def _remember(cache_name: str, key, value, size: int = _RESULT_CACHE_SIZE) -> None:
+    cache = st.session_state.setdefault(cache_name, OrderedDict())
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+
+
+def _result_key(current_settings: Settings) -> tuple:
+    return loaded().key, tuple(current_settings.as_dict().items()), str(store().root)
+
+
+def _cached(cache_name: str, key, compute, size: int = _RESULT_CACHE_SIZE):
+    """`compute()` once per key, the newest `size` results kept in the session."""
+    cache = st.session_state.setdefault(cache_name, OrderedDict())
+    if key not in cache:
+        _remember(cache_name, key, compute(), size)
+    return cache[key]
+
+
+def offline_result(current_settings: Settings | None = None) -> PipelineResult:
+    """The pipeline over the loaded conversation with the offline summariser, run once per settings."""
+    current_settings = current_settings or settings()
+    return _cached(_RESULTS, _result_key(current_settings),
+                   lambda: run_pipeline(history(), current_settings, store(), OfflineSummarizer()))
+
+
+def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
+    """What the Pipeline page's run dropped and lost, cached with the run's settings and whose summary it
+    holds (Claude's and the offline run at the same settings send different histories)."""
+    by_claude = result is claude_result(result.settings)
+    return _cached(_LOSSES, (*_result_key(result.settings), by_claude), lambda: pipeline_loss_of(result))
+
+
+def model_window() -> int:
+    """The model's context window in tokens (the Replay page's input), for every page that replays."""
+    value = remembered(MODEL_WINDOW_KEY, MODEL_WINDOW_TOKENS)
+    return value if isinstance(value, int) and value > 0 else MODEL_WINDOW_TOKENS
+
+
+def prices() -> Prices:
+    """The prices set on the Replay page (or the last ones seen, or Anthropic's list prices)."""
+    values = {name: remembered(key, getattr(DEFAULT_PRICES, name)) for name, key in PRICE_KEYS.items()}
+    try:
+        return Prices(**{name: float(value) for name, value in values.items()})
+    except (SettingsError, TypeError, ValueError):
+        return DEFAULT_PRICES
+
+
+def _replay_store() -> OutputStore:
+    # apart from the Pipeline's files: a replay writes a transcript per summary
+    return OutputStore(store().root / "replays")
+
+
+def _replay_key(strategy: str, histories: bool) -> tuple:
+    """What decides a replay at the current settings: the run's key, the strategy, the window, the prices."""
+    return (*_result_key(settings()), strategy, model_window(), histories, prices())
+
+
+def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayResult:
+    """The agent loop over the loaded conversation at the current settings and model window.
+
+    `histories=False` keeps only the per-call records: a strategy that never snips keeps every message,
+    so its histories grow with the square of the session's length."""
+    current_settings, window, current_prices = settings(), model_window(), prices()
+    return _cached(_REPLAYS, _replay_key(strategy, histories),
+                   lambda: replay(history(), current_settings, _replay_store(), OfflineSummarizer(),
+                                  window, strategy, keep_histories=histories, prices=current_prices))
+
+
+def strategy_replay(name: str, params: dict) -> ReplayResult:
+    """A strategy of the registry at `params` over the loaded conversation (the Compare page): its own
+    parameters, not the sidebar's settings; the model window of the Replay page; offline summaries."""
+    from compaction.strategies import build
+
+    window = model_window()
+    step = build(name, params)  # checks the parameters before anything is cached
+    current_prices = prices()
+    key = (loaded().key, name, tuple(sorted(step.params.items())), window, str(store().root), current_prices)
+    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, _replay_store(), OfflineSummarizer(),
+                                                          window, step, keep_histories=False, prices=current_prices),
+                   size=_STRATEGY_CACHE_SIZE)
+
+
+def replay_later() -> Callable[[], ReplayResult]:
+    """The replay at the current settings, as a call to make later: a download's data is made outside the
+    page's run, where the session cannot be read. The page's cached replay when there is one."""
+    for histories in (True, False):
+        cached = st.session_state.get(_REPLAYS, {}).get(_replay_key("pipeline", histories))
+        if cached is not None:
+            return lambda: cached
+    current_settings, window, current_prices = settings(), model_window(), prices()
+    prepared, replay_store = history(), _replay_store()
+    return lambda: replay(prepared, current_settings, replay_store, OfflineSummarizer(), window,
+                          keep_histories=False, prices=current_prices)
+
+
+def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:
+    """A sweep of two settings around the current ones; `progress(done, total)` while it runs."""
+    base, window, current_prices = settings(), model_window(), prices()
+    others = tuple((name, value) for name, value in base.as_dict().items() if name not in (x[0], y[0]))
+    return _cached(_SWEEPS, (loaded().key, others, x, y, window, current_prices),
+                   lambda: sweep(history(), x, y, base, progress=progress, model_window_tokens=window,
+                                 store=SweepStore(store().root / "sweeps"), prices=current_prices,
+                                 executor=_sweep_workers()), size=4)
+
+
+@st.cache_resource(show_spinner=False)
+def _sweep_workers():
+    """One pool of worker processes for the sweeps of every session (one per core, started once and
+    fresh, not forked from the server's threads); None on a single core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return ProcessPool(cores) if cores > 1 else None
+
+
+def tour_result() -> PipelineResult:
+    """The guided tour's run: the tutorial's demo at the tour's fixed settings, whatever the sidebar says."""
+    def run() -> PipelineResult:
+        demo = load_generated("seed-demo")
+        return run_pipeline(prepared(demo.key, demo.conversation), TOUR_SETTINGS,
+                            OutputStore(store().root / "tour"), OfflineSummarizer())
+
+    return _cached(_TOUR, "seed-demo", run, size=1)
+
+
+def apply_settings(values: dict[str, int]) -> None:
+    """Callback: set sidebar sliders (by Settings field) before the sidebar is drawn in the next run."""
+    by_field = {spec.field: spec for spec in SLIDERS}
+    saved = st.session_state.setdefault(_SAVED_SETTINGS, {})
+    for field, value in values.items():
+        spec = by_field[field]
+        st.session_state[spec.key] = saved[spec.key] = int(value)
+
+
+def summarizer_choice() -> str:
+    return remembered(SUMMARIZER_KEY, OFFLINE)
+
+
+def claude_result(current_settings: Settings | None = None) -> PipelineResult | None:
+    """The run whose L4 Claude wrote, for these settings, if the user asked for one."""
+    key = _result_key(current_settings or settings())
+    return st.session_state.get(_CLAUDE_RESULTS, {}).get(key)
+
+
+def result() -> PipelineResult:
+    """What the pages show: Claude's run when chosen and asked for, else the offline run."""
+    current_settings = settings()
+    if summarizer_choice() == CLAUDE:
+        asked = claude_result(current_settings)
+        if asked is not None:
+            return asked
+    return offline_result(current_settings)
+
+
+def set_typed_key(key: str) -> None:
+    """Keep a typed API key in this session's memory only."""
+    st.session_state[_CLAUDE_KEY] = key.strip() or None
+
+
+def typed_key() -> str | None:
+    return st.session_state.get(_CLAUDE_KEY)
+
+
+def forget_typed_key() -> None:
+    st.session_state.pop(_CLAUDE_KEY, None)
+
+
+def environment_key() -> bool:
+    return bool(os.environ.get("ANTHROPIC_API_KEY", "").strip())
+
+
+def run_with_claude() -> PipelineResult:
+    """Run the pipeline with Claude writing the L4 summary (only on the user's explicit request)."""
+    from compaction.summarizers.claude import ClaudeSummarizer
+
+    current_settings = settings()
+    summarizer = ClaudeSummarizer(api_key=typed_key(), max_tokens=current_settings.summary_max_tokens,
+                                  input_cap=current_settings.summary_input_cap)
+    outcome = run_pipeline(history(), current_settings, store(), summarizer)
+    _remember(_CLAUDE_RESULTS, _result_key(current_settings), outcome)
+    return outcome

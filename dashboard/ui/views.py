@@ -1,0 +1,45 @@
+"""Small pieces of UI shared by several pages: a paged text viewer and a message viewer."""
+
+import math
+from collections.abc import Callable
+
+import streamlit as st
+
+from compaction.model.history import History
+from dashboard.render.text import message_full_text
+from dashboard.render.units import describe
+
+PAGE_CHARS = 20_000
+SHORT_TEXT = 1_500  # shorter texts get a box that fits them; longer ones a fixed-height scrolling box
+
+
+def page_count(total: int, page_size: int = PAGE_CHARS) -> int:
+    return max(1, math.ceil(total / page_size))
+
+
+def paged_text(total: int, read: Callable[[int, int], str], key: str, unit_name: str = "characters",
+               page_size: int = PAGE_CHARS, height: int = 420) -> None:
+    """Show `total` units of text one page at a time; `read(start, length)` fetches a page."""
+    pages = page_count(total, page_size)
+    page = 1
+    if pages > 1:
+        page = st.number_input(f"Page (of {pages:,}, {page_size:,} {unit_name} each)", 1, pages, 1, key=key)
+    start = (page - 1) * page_size
+    st.code(read(start, page_size) or " ", language=None, wrap_lines=True,
+            height=height if total > SHORT_TEXT else "content")
+    if pages > 1:
+        st.caption(f"{unit_name.capitalize()} {start:,}–{min(start + page_size, total):,} of {total:,}.")
+
+
+def message_viewer(history: History, index: int, unit: str, key: str) -> None:
+    """The full text of one message: text, tool calls with their input, tool results with their output."""
+    message = history.messages[index]
+    st.markdown(f"**Message {index}** · {message.get('role', '?')} · {describe(history.sizes[index], unit, history.token_model)}")
+    text = message_full_text(message, history.tool_name)
+    paged_text(len(text), lambda start, length: text[start:start + length], key=f"{key}_page")
+
+
+def selected_row(event) -> int | None:
+    """The position of the row selected in a st.dataframe with on_select, if any."""
+    rows = getattr(getattr(event, "selection", None), "rows", None) or []
+    return rows[0] if rows else None
