@@ -3,6 +3,7 @@
 import streamlit as st
 
 from compaction.errors import CompactionError
+from compaction.importers.formats import FORMATS
 from dashboard.render import tables
 from dashboard.render.charts import tool_calls_figure
 from dashboard.render.narrative import loading_notes
@@ -78,10 +79,9 @@ with generate_tab:
 with upload_tab:
     uploaded = st.file_uploader(
         "Conversation file", type=loading.UPLOAD_TYPES, key=UPLOAD_KEY, max_upload_size=loading.UPLOAD_LIMIT_MB,
-        help="Anthropic Messages (a request body or a list of messages, JSON or JSONL), a Claude Code "
-             "session log (.jsonl), or an OpenAI chat conversation (JSON). The format is detected.")
-    st.caption(f"Accepted: Anthropic Messages JSON/JSONL, Claude Code session JSONL, OpenAI chat JSON. "
-               f"Up to {loading.UPLOAD_LIMIT_MB} MB per file.")
+        help=loading.UPLOAD_HELP)
+    st.caption(f"Accepted: {', '.join(entry.title for entry in FORMATS)} "
+               f"({', '.join(loading.UPLOAD_TYPES)}). Up to {loading.UPLOAD_LIMIT_MB} MB per file.")
     if uploaded is None and on_show.origin == "upload":  # the file box empties when the page is left
         st.caption(f"On show now: **{literal(on_show.label)}**, uploaded earlier. Upload another file to replace it.")
     if uploaded is not None:
@@ -109,7 +109,7 @@ model = history.token_model
 st.header(f"Loaded: {literal(loaded.label)}")
 counts = tables.tool_call_counts(history.messages)
 format_col, messages_col, size_col, calls_col = st.columns(4)
-format_col.metric("Format", loading.FORMAT_NAMES.get(conversation.format, conversation.format))
+format_col.metric("Format", loading.format_title(conversation.format))
 messages_col.metric("Messages", f"{len(history.messages):,}")
 size_col.metric(f"Size ({UNIT_LABELS[unit]})", describe(history.size, unit, model),
                 help="Characters of the message list as the tutorial measures it: len(str(messages)).")

@@ -4,7 +4,8 @@ and a sweep of two settings across all of them."""
 import streamlit as st
 
 from compaction.errors import CompactionError
-from compaction.replay.sweep import MEASURES
+from compaction.importers.formats import SUFFIXES
+from compaction.measures.registry import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
 from dashboard.render.corpus_tables import RowFilter, corpus_summary, formats_of, sessions_frame
 from dashboard.render.text import literal
@@ -52,7 +53,7 @@ with folder_tab:
         st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in allowed))
     folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder="/home/me/.claude/projects",
                            disabled=allowed == [],
-                           help="Every .jsonl, .json and .traj file under it is a session. Nothing outside it is "
+                           help=f"Every {', '.join(SUFFIXES)} file under it is a session. Nothing outside it is "
                                 "read: links pointing out of it are listed as refused.")
     if st.button("Read this folder", key="sessions_read", type="primary", icon=":material/folder_open:",
                  disabled=allowed == []):
@@ -141,7 +142,7 @@ st.caption("Tune across the whole corpus: every session is replayed for every pa
            "the median session and, below it, the 90th percentile (nine sessions in ten are at or below it).")
 x_col, y_col, measure_col = st.columns(3)
 x_name, x_values, y_name, y_values = tuning.axes_inputs(x_col, y_col, "sessions_sweep", CORPUS_AXES)
-measure = measure_col.selectbox("Measure", list(MEASURES), key="sessions_sweep_measure", format_func=MEASURES.get)
+measure = measure_col.selectbox("Measure", list(MEASURES), key="sessions_sweep_measure", format_func=lambda name: MEASURES[name].label)
 if x_name == y_name:
     st.error("Pick two different settings.")
     st.stop()
@@ -163,10 +164,10 @@ if sweep_key != corpus_state.result_key(files, sweep_job):
             icon=":material/update:")
 if sweep_result.cancelled:
     st.warning(f"Cancelled: the cells summarise the {aggregate['sessions']:,} sessions swept before.")
-st.subheader(MEASURES.get(measure, measure))
+st.subheader(MEASURES[measure].label)
 st.plotly_chart(corpus_heatmap(aggregate, measure), width="stretch", config={"displayModeBar": False},
                 key="sessions_heatmap")
-st.caption(f"Over {aggregate['sessions']:,} readable sessions; {tuning.DARKER.get(measure, 'darker is better')}.")
+st.caption(f"Over {aggregate['sessions']:,} readable sessions; {MEASURES[measure].darker}.")
 
 st.subheader("Trade-off")
 present = [name for name in MEASURES if name in aggregate["measures"]]
@@ -178,9 +179,9 @@ def default_index(name: str) -> int:
 
 cost_col, loss_col = st.columns(2)
 cost = cost_col.selectbox("What it costs", present, index=default_index("cost_usd"), key="sessions_tradeoff_cost",
-                          format_func=MEASURES.get)
+                          format_func=lambda name: MEASURES[name].label)
 loss = loss_col.selectbox("What it loses", present, index=default_index("blind_references"),
-                          key="sessions_tradeoff_loss", format_func=MEASURES.get)
+                          key="sessions_tradeoff_loss", format_func=lambda name: MEASURES[name].label)
 median_session = statistic_sweep(aggregate)
 tuning.show_grid(median_session)
 st.plotly_chart(corpus_tradeoff(aggregate, cost, loss), width="stretch", config={"displayModeBar": False},

@@ -4,6 +4,7 @@ as a trade-off of cost against loss, and put the settings of any cell into the s
 import streamlit as st
 
 from compaction.errors import SettingsError
+from compaction.measures.registry import MEASURES
 from dashboard.render import timeline
 from dashboard.render.time_charts import sweep_heatmap
 from dashboard.render.tradeoff_chart import tradeoff_figure
@@ -54,7 +55,7 @@ st.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch",
 where = ("The black square marks the sidebar's settings." if current is not None else
          f"The sidebar's settings ({x_name} {getattr(current_settings, x_name):,}, {y_name} "
          f"{getattr(current_settings, y_name):,}) are not on this grid.")
-st.caption(f"{where} Colour: {tuning.DARKER.get(measure, 'darker = a smaller value')}; each measure is one side "
+st.caption(f"{where} Colour: {MEASURES[measure].darker}; each measure is one side "
            "of a trade-off (see below). '–' means the session has nothing to measure there. "
            f"{result.replays:,} replays ran; the other cells had the same outcome as one of them.")
 

@@ -18,12 +18,11 @@ import json
 import sys
 from pathlib import Path
 
-from compaction.errors import ConversationError  # noqa: E402
-from compaction.importers import load_conversation  # noqa: E402
-from compaction.model.messages import tool_results  # noqa: E402
-from compaction.model.validity import check_pairs, is_waiting_call  # noqa: E402
-
-SUFFIXES = (".jsonl", ".json", ".traj")
+from compaction.errors import ConversationError
+from compaction.importers import load_conversation
+from compaction.importers.formats import SUFFIXES
+from compaction.model.messages import tool_results
+from compaction.model.validity import check_pairs, is_waiting_call
 
 
 def raw_counts(path: Path) -> dict:

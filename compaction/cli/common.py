@@ -4,12 +4,14 @@ module of the command line imports another one's entry point."""
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
-from compaction.errors import CompactionError
+from compaction.errors import CompactionError, SettingsError
 from compaction.importers import FORMATS as INPUT_FORMATS
-from compaction.model.settings import DEFAULTS, HELP, Settings
+from compaction.measures.cost import Prices
+from compaction.model.settings import DEFAULTS, HELP, LIMITS, Settings
 from compaction.replay.loop import MODEL_WINDOW_TOKENS
 
 SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
@@ -94,3 +96,53 @@ def write_json(data, path: Path | None) -> None:
         sys.stdout.write(text + "\n")
     else:
         path.write_text(text, encoding="utf-8")
+
+
+def add_loop_flags(parser: argparse.ArgumentParser) -> None:
+    """The model window and the prices, for the commands that replay."""
+    add_model_window_flag(parser)
+    prices = Prices()
+    parser.add_argument("--input-price", type=float, default=prices.input, metavar="USD",
+                        help=f"US$ per million input tokens (default {prices.input})")
+    parser.add_argument("--output-price", type=float, default=prices.output, metavar="USD",
+                        help=f"US$ per million output tokens (default {prices.output})")
+    parser.add_argument("--cache-write", type=float, default=prices.cache_write, metavar="X",
+                        help=f"a cache write costs X times the input price (default {prices.cache_write})")
+    parser.add_argument("--cache-read", type=float, default=prices.cache_read, metavar="X",
+                        help=f"a cache read costs X times the input price (default {prices.cache_read})")
+
+
+def prices_from(args: argparse.Namespace) -> Prices:
+    return Prices(args.input_price, args.output_price, args.cache_write, args.cache_read)
+
+
+def emit(args: argparse.Namespace, data: dict, title: str, table: str) -> int:
+    """One JSON object with --json, else a title line and a table."""
+    if args.json:
+        write_json(data, None)
+    else:
+        print(title)
+        print(table)
+    return 0
+
+
+_NUMBER = re.compile(r"^\d[\d_]*$")
+
+
+def parse_axis(text: str, flag: str) -> tuple[str, list[int]]:
+    """'context_limit=20000,50000' -> ('context_limit', [20000, 50000]); dashes or underscores."""
+    name, equals, values = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not equals or not name:
+        raise SettingsError(f"{flag} must look like SETTING=V1,V2,... (e.g. context_limit=20000,50000), got {text!r}")
+    if name not in LIMITS:
+        raise SettingsError(f"{flag}: unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
+    parsed = []
+    for value in values.split(","):
+        value = value.strip()
+        if not _NUMBER.match(value):
+            raise SettingsError(f"{flag}: {name} values must be whole numbers, got {value!r}")
+        parsed.append(int(value))
+    return name, parsed
+
+

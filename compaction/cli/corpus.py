@@ -18,13 +18,14 @@ from compaction.cli.common import (
     write_json,
 )
 from compaction.corpus import CorpusResult, Job, analyse, discover, unpack_sessions
-from compaction.replay.sweep import MEASURES, measure_text
+from compaction.importers.formats import SUFFIXES
+from compaction.measures.registry import MEASURES, measure_text
 
 
-def add_corpus_command(subparsers) -> None:
+def add_command(subparsers) -> None:
     parser = subparsers.add_parser("corpus", help="summarise (and sweep) every session of a folder or .zip")
-    parser.add_argument("folder", type=Path, help="folder searched recursively for .jsonl/.json/.traj "
-                        "sessions, or a .zip of them")
+    parser.add_argument("folder", type=Path, help="folder searched recursively for sessions "
+                        f"({'/'.join(SUFFIXES)}), or a .zip of them")
     add_executor_flags(parser)
     parser.add_argument("--sweep", nargs=2, metavar=("X=V1,V2,...", "Y=V1,V2,..."),
                         help="also replay every session over this grid of two settings and give, per cell, "
@@ -38,7 +39,7 @@ def add_corpus_command(subparsers) -> None:
 
 
 def command_corpus(args: argparse.Namespace) -> int:
-    from compaction.cli.replay import parse_axis
+    from compaction.cli.common import parse_axis
 
     x = y = None
     if args.sweep:
@@ -105,7 +106,7 @@ def sweep_table(sweep: dict, measure: str) -> str:
         return measure_text(value, measure, share_digits=0)
 
     header = f"{sweep['y']['name']} \\ {sweep['x']['name']}"
-    lines = [f"{MEASURES.get(measure, measure)}: median / 90th percentile over {sweep['sessions']:,} sessions"]
+    lines = [f"{MEASURES[measure].label if measure in MEASURES else measure}: median / 90th percentile over {sweep['sessions']:,} sessions"]
     cells = [[f"{show(median)} / {show(p90)}" for median, p90 in zip(medians, p90s, strict=True)]
              for medians, p90s in zip(statistics["median"], statistics["p90"], strict=True)] if statistics else []
     width = max([len(f"{v:,}") for v in sweep["x"]["values"]] + [len(cell) for row in cells for cell in row] + [9])

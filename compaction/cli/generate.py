@@ -1,6 +1,6 @@
 """The `generate` subcommand: `python -m compaction generate --turns N --seed S -o FILE`.
 
-Wired into compaction/cli/main.py with one line: `add_generate_command(commands)`. The handler returns the
+Wired into compaction/cli/main.py with one line: `add_command(commands)`. The handler returns the
 exit status; bad knobs raise SettingsError, which the CLI reports as one line with status 2.
 """
 
@@ -16,7 +16,7 @@ from compaction.generate.openai_export import to_openai
 OUTPUT_FORMATS = ("anthropic", "claude-code", "openai")
 
 
-def add_generate_command(subparsers) -> argparse.ArgumentParser:
+def add_command(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("generate", help="write a generated conversation (reproducible per seed)")
     parser.add_argument("--kind", choices=KINDS, default="realistic", help="what to generate (default: realistic)")
     parser.add_argument("--turns", type=int, default=300, metavar="N", help="assistant turns (default 300)")

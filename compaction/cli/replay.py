@@ -1,78 +1,20 @@
-"""`python -m compaction replay|sweep`: the replay and the settings sweep on the command line.
-
-`add_replay_commands(subparsers)` adds both to the main parser (compaction/cli/main.py). The shared
-helpers of cli.py are imported inside functions: cli.py imports this module.
-"""
+"""`compaction replay FILE`: the agent loop over a conversation, one record per model call, and its totals."""
 
 import argparse
-import re
 
 from compaction.cli import common as cli_common
 from compaction.cli.strategies import add_strategy_flags, strategy_from
-from compaction.errors import SettingsError
-from compaction.measures.cost import Prices
-from compaction.model.settings import LIMITS
 from compaction.replay.loop import ReplayResult
-from compaction.replay.sweep import MEASURES, SweepResult, measure_text
-
-_NUMBER = re.compile(r"^\d[\d_]*$")
 
 
-def parse_axis(text: str, flag: str) -> tuple[str, list[int]]:
-    """'context_limit=20000,50000' -> ('context_limit', [20000, 50000]); dashes or underscores."""
-    name, equals, values = text.partition("=")
-    name = name.strip().replace("-", "_")
-    if not equals or not name:
-        raise SettingsError(f"{flag} must look like SETTING=V1,V2,... (e.g. context_limit=20000,50000), got {text!r}")
-    if name not in LIMITS:
-        raise SettingsError(f"{flag}: unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
-    parsed = []
-    for value in values.split(","):
-        value = value.strip()
-        if not _NUMBER.match(value):
-            raise SettingsError(f"{flag}: {name} values must be whole numbers, got {value!r}")
-        parsed.append(int(value))
-    return name, parsed
-
-
-def add_replay_commands(subparsers) -> None:
+def add_command(subparsers) -> None:
     replay = subparsers.add_parser("replay", help="replay a conversation through the agent loop, "
                                    "one record per model call")
     cli_common.add_input_flags(replay)
     cli_common.add_setting_flags(replay)
-    _add_loop_flags(replay)
+    cli_common.add_loop_flags(replay)
+    add_strategy_flags(replay)
     replay.set_defaults(handler=command_replay)
-
-    sweep = subparsers.add_parser("sweep", help="replay over a grid of two settings and measure each cell")
-    cli_common.add_input_flags(sweep)
-    cli_common.add_setting_flags(sweep)
-    _add_loop_flags(sweep)
-    sweep.add_argument("--x", required=True, metavar="SETTING=V1,V2,...",
-                       help="the setting along the columns and its values, e.g. context_limit=20000,50000")
-    sweep.add_argument("--y", required=True, metavar="SETTING=V1,V2,...",
-                       help="the setting along the rows and its values, e.g. keep_recent=1,3,5")
-    sweep.add_argument("--measure", choices=tuple(MEASURES), default="peak_tokens",
-                       help="the measure the table shows (--json has them all; default: peak_tokens)")
-    cli_common.add_executor_flags(sweep)  # the grid's lines are spread over them
-    sweep.set_defaults(handler=command_sweep)
-
-
-def _add_loop_flags(parser: argparse.ArgumentParser) -> None:
-    cli_common.add_model_window_flag(parser)
-    prices = Prices()
-    parser.add_argument("--input-price", type=float, default=prices.input, metavar="USD",
-                        help=f"US$ per million input tokens (default {prices.input})")
-    parser.add_argument("--output-price", type=float, default=prices.output, metavar="USD",
-                        help=f"US$ per million output tokens (default {prices.output})")
-    parser.add_argument("--cache-write", type=float, default=prices.cache_write, metavar="X",
-                        help=f"a cache write costs X times the input price (default {prices.cache_write})")
-    parser.add_argument("--cache-read", type=float, default=prices.cache_read, metavar="X",
-                        help=f"a cache read costs X times the input price (default {prices.cache_read})")
-    add_strategy_flags(parser)
-
-
-def prices_from(args: argparse.Namespace) -> Prices:
-    return Prices(args.input_price, args.output_price, args.cache_write, args.cache_read)
 
 
 def command_replay(args: argparse.Namespace) -> int:
@@ -82,23 +24,13 @@ def command_replay(args: argparse.Namespace) -> int:
     strategy = strategy_from(args)  # a bad name or parameter stops before the file is read
     conversation = cli_common.load(args)
     result = replay(conversation, settings, cli_common.make_store(args), cli_common.make_summarizer(args, settings),
-                    args.model_window, strategy, keep_histories=False, prices=prices_from(args))
+                    args.model_window, strategy, keep_histories=False, prices=cli_common.prices_from(args))
     data = result.as_dict()
     data["strategy"] = {"name": strategy.spec.name, "parameters": strategy.params}
     data["input"] = {"file": str(args.file), "format": conversation.format,
                      "messages": len(conversation.messages)}
-    return _emit(args, data, f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
+    return cli_common.emit(args, data, f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
                  f"strategy {result.strategy}", replay_table(result))
-
-
-def _emit(args: argparse.Namespace, data: dict, title: str, table: str) -> int:
-    """One JSON object with --json, else a title line and a table."""
-    if args.json:
-        cli_common.write_json(data, None)
-    else:
-        print(title)
-        print(table)
-    return 0
 
 
 def replay_table(result: ReplayResult) -> str:
@@ -144,34 +76,3 @@ def totals_lines(totals: dict) -> list[str]:
     ]
 
 
-def command_sweep(args: argparse.Namespace) -> int:
-    from compaction.replay.parallel import open_executor
-    from compaction.replay.sweep import sweep
-    from compaction.storage.outputs import OutputStore
-
-    if args.summarizer != "offline":
-        raise SettingsError("a sweep replays the session once per cell; it uses the offline summariser only")
-    x = parse_axis(args.x, "--x")
-    y = parse_axis(args.y, "--y")
-    settings = cli_common.settings_from(args)
-    strategy = strategy_from(args)
-    conversation = cli_common.load(args)
-    store = OutputStore(args.store) if args.store else None
-    with open_executor(args.workers, args.scheduler) as executor:
-        result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,
-                       model_window_tokens=args.model_window, store=store, prices=prices_from(args),
-                       executor=executor)
-    return _emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure]}, {result.replays} replays "
-                 f"for {len(x[1]) * len(y[1])} cells", sweep_table(result))
-
-
-def sweep_table(result: SweepResult) -> str:
-    def show(value) -> str:
-        return measure_text(value, result.measure)
-
-    header = f"{result.y_name} \\ {result.x_name}"
-    width = max(12, *(len(show(v)) for row in result.grid() for v in row), *(len(f"{v:,}") for v in result.x_values))
-    lines = [f"{header:>{len(header)}} " + " ".join(f"{v:>{width},}" for v in result.x_values)]
-    for y_value, row in zip(result.y_values, result.grid(), strict=True):
-        lines.append(f"{y_value:>{len(header)},} " + " ".join(f"{show(v):>{width}}" for v in row))
-    return "\n".join(lines)

@@ -26,7 +26,7 @@ def strategy_from(args: argparse.Namespace) -> Built:
     return build(spec.name, spec.parse(args.param))
 
 
-def add_strategies_command(subparsers) -> None:
+def add_command(subparsers) -> None:
     command = subparsers.add_parser("strategies", help="list every compaction strategy with its parameters, "
                                     "defaults and sources")
     command.add_argument("name", nargs="?", help="show only this strategy")

@@ -11,7 +11,7 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from compaction.replay.sweep import MEASURES
+from compaction.measures.registry import MEASURES
 
 STATISTICS = ("median", "p90")
 

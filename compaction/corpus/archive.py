@@ -1,6 +1,6 @@
 """Unpacking an uploaded .zip of sessions into a folder, safely.
 
-Only session files (.jsonl, .json, .traj) are written. A member is skipped, and listed with the reason,
+Only session files (a suffix of the formats registry) are written. A member is skipped, and listed with the reason,
 when its name would land outside the folder (absolute, `..`, a drive letter), when it is a symbolic
 link, or when it is larger than one session file may be (limits.MAX_FILE_BYTES). The archive as a whole
 is refused past MAX_MEMBERS members or MAX_TOTAL_BYTES unpacked; sizes are counted while unpacking,

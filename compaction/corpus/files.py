@@ -1,6 +1,6 @@
 """Finding the session files of a corpus folder, without reading anything outside it.
 
-Session files are .jsonl, .json and .traj files anywhere under the folder, in a stable order (sorted
+Session files are files of any format's suffix (importers/formats.py: .json, .jsonl, .traj) anywhere under the folder, in a stable order (sorted
 by their path relative to the folder). Folders are walked without following symbolic links. A link
 whose target is inside the folder is read as its target; one pointing outside is refused: it becomes
 a SessionFile with `refused` set (a row with that message), and its target is never opened.
@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from compaction.errors import ConversationError
+from compaction.importers.formats import SUFFIXES
 
-SESSION_SUFFIXES = (".jsonl", ".json", ".traj")
+SESSION_SUFFIXES = SUFFIXES  # every suffix a format of the registry comes in
 # Claude Code keeps one folder per working directory under ~/.claude/projects
 CLAUDE_CODE_PROJECTS = "projects"
 

@@ -18,8 +18,9 @@ from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.model.validity import check_pairs
+from compaction.replay.grid import SweepStore
 from compaction.replay.loop import MODEL_WINDOW_TOKENS, replay
-from compaction.replay.sweep import SweepStore, sweep
+from compaction.replay.sweep import sweep
 from compaction.summarizers import OfflineSummarizer
 
 # What the log holds, then what the replay at the job's settings gives (its totals, same names).

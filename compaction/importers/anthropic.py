@@ -38,6 +38,11 @@ def from_json(value: Any, label: str) -> Conversation:
     return _conversation(value, system, tools, warnings, label)
 
 
+def lines_look_like(objects: list[tuple[int, dict]]) -> bool:
+    """JSONL of bare messages (the pipeline's transcripts) rather than a log of typed lines."""
+    return bool(objects) and "role" in objects[0][1] and "type" not in objects[0][1]
+
+
 def from_lines(lines: JsonLines) -> Conversation:
     """A conversation from one message object a line (lines that are not JSON objects skipped)."""
     label = lines.label

@@ -19,6 +19,47 @@ FORMAT = "openai"
 ROLES = ("system", "developer", "user", "assistant", "tool")
 
 
+# Roles and keys only OpenAI chat messages have.
+_OPENAI_ROLES = ("system", "developer", "tool", "function")  # a tuple: roles may be unhashable junk
+_OPENAI_KEYS = ("tool_calls", "tool_call_id", "function_call")
+_ANTHROPIC_BLOCKS = ("tool_use", "tool_result", "thinking", "image", "document")
+
+
+def looks_like(value: Any) -> bool:
+    """An OpenAI chat: function tools, or an OpenAI role or key before any Anthropic block. A plain
+    chat shows neither, and is read as Anthropic."""
+    if isinstance(value, dict):
+        tools = value.get("tools")
+        if isinstance(tools, list) and any(
+                isinstance(t, dict) and ("function" in t or t.get("type") == "function") for t in tools):
+            return True
+        value = value.get("messages")
+    if not isinstance(value, list):
+        return False
+    for message in value:
+        if _is_openai_message(message):
+            return True
+        if _has_anthropic_blocks(message):
+            return False
+    return False
+
+
+def _has_anthropic_blocks(message: Any) -> bool:
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content)
+
+
+def _is_openai_message(message: Any) -> bool:
+    if not isinstance(message, dict):
+        return False
+    if message.get("role") in _OPENAI_ROLES or any(key in message for key in _OPENAI_KEYS):
+        return True
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(part, dict) and part.get("type") == "image_url" for part in content)
+
+
 def from_json(value: Any, label: str) -> Conversation:
     tools: list[dict] = []
     if isinstance(value, dict):

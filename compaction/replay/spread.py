@@ -11,6 +11,7 @@ are pickled once per sweep and travel as bytes, which a worker reads only for it
 
 import dataclasses
 import pickle
+import tempfile
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -19,8 +20,10 @@ from compaction.errors import CompactionError
 from compaction.measures.cost import Prices
 from compaction.model.history import History, prepare
 from compaction.model.settings import Settings
+from compaction.replay.grid import SweepStore, local_cells, sweep_grid
 from compaction.replay.parallel import stream
-from compaction.strategies import Built, build
+from compaction.strategies import SETTINGS_READ, Built, build, resolve
+from compaction.summarizers import OfflineSummarizer
 
 # On a worker: the conversation of the sweep it last served, prepared once for all that sweep's lines
 _PREPARED: dict[str, History] = {}
@@ -56,23 +59,21 @@ def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
 
 
 def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[int]], along: str,
-               base: Settings, measure: str, strategy: "str | tuple[str, dict]", window: int,
+               base: Settings, strategy: "str | tuple[str, dict]", window: int,
                prices: Prices) -> tuple[list[dict], int]:
     """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
     many replays they took."""
-    import tempfile
-
-    from compaction.replay.sweep import SweepStore, sweep
-
-    step = strategy if isinstance(strategy, str) else build(*strategy)
+    name, step = resolve(strategy if isinstance(strategy, str) else build(*strategy))
+    read = SETTINGS_READ.get(name) if isinstance(strategy, str) else step.settings_read
+    *_, grid = sweep_grid(base, across, (along, [value]))
     with tempfile.TemporaryDirectory(prefix="compaction-sweep-") as folder:
-        result = sweep(conversation.history(), across, (along, [value]), base, measure, strategy=step,
-                       model_window_tokens=window, store=SweepStore(folder), prices=prices)
-    return result.cells[0], result.replays
+        cells, replays = local_cells(conversation.history(), grid, step, read, True, SweepStore(folder),
+                                     OfflineSummarizer(), window, prices)
+    return cells[0], replays
 
 
 def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
-                 measure: str, strategy: "str | Built", window: int, prices: Prices, executor,
+                 strategy: "str | Built", window: int, prices: Prices, executor,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] | None = None) -> tuple[list[list[dict]], int]:
     """(cells[row][column], replays) of the grid x by y, one line per task."""
@@ -87,7 +88,7 @@ def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list
         if progress is not None:
             progress(done * len(across[1]), total * len(across[1]))
 
-    for position, outcome in stream(sweep_line, values, (conversation, across, along, base, measure,
+    for position, outcome in stream(sweep_line, values, (conversation, across, along, base,
                                                          _strategy(strategy), window, prices),
                                     executor, lambda value, error: error, cells_done, cancelled):
         if isinstance(outcome, BaseException):

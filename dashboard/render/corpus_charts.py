@@ -4,8 +4,9 @@ trade-off chart. Plain functions, tested without a browser."""
 
 import plotly.graph_objects as go
 
+from compaction.measures.registry import MEASURES
 from compaction.model.settings import DEFAULTS
-from compaction.replay.sweep import BETTER, MEASURES, SweepResult
+from compaction.replay.sweep import SweepResult
 from dashboard.render.time_charts import MARGIN, cell_text
 from dashboard.render.tradeoff_chart import tradeoff_figure
 
@@ -28,9 +29,9 @@ def corpus_heatmap(sweep: dict, measure: str) -> go.Figure:
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if value is None else value for value in row] for row in medians], x=xs, y=ys,
         text=text, texttemplate="%{text}", customdata=custom,
-        colorscale="Blues" if BETTER.get(measure) == "higher" else "Blues_r",
+        colorscale="Blues" if measure in MEASURES and MEASURES[measure].better == "higher" else "Blues_r",
         colorbar={"title": {"text": "median"}},
-        hovertemplate=(f"{sweep['x']['name']} %{{x}}<br>{sweep['y']['name']} %{{y}}<br>{MEASURES.get(measure, measure)}"
+        hovertemplate=(f"{sweep['x']['name']} %{{x}}<br>{sweep['y']['name']} %{{y}}<br>{MEASURES[measure].label if measure in MEASURES else measure}"
                        "<br>median %{customdata[0]}, 90th percentile %{customdata[1]}<br>"
                        "over %{customdata[2]} sessions<extra></extra>")))
     figure.update_layout(height=480, margin=MARGIN,
@@ -53,6 +54,6 @@ def corpus_tradeoff(sweep: dict, cost: str, loss: str, statistic: str = "median"
     """Tune's trade-off chart over the median session (or another statistic): every pair of settings at
     its cost against its loss, the pairs no other beats on both joined."""
     figure = tradeoff_figure(statistic_sweep(sweep, statistic), cost, loss)
-    figure.update_layout(xaxis_title=f"{MEASURES[cost]} ({statistic} over sessions)",
-                         yaxis_title=f"{MEASURES[loss]} ({statistic} over sessions)")
+    figure.update_layout(xaxis_title=f"{MEASURES[cost].label} ({statistic} over sessions)",
+                         yaxis_title=f"{MEASURES[loss].label} ({statistic} over sessions)")
     return figure

@@ -4,9 +4,10 @@ replay's own chart is in replay_chart.py). Plain functions to plotly figures, te
 
 import plotly.graph_objects as go
 
+from compaction.measures.registry import MEASURES
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay.loop import ReplayResult
-from compaction.replay.sweep import BETTER, DOLLARS, SHARES, SweepResult
+from compaction.replay.sweep import SweepResult
 from compaction.strategies import REGISTRY
 from dashboard.render.charts import LIMIT_COLOR
 from dashboard.render.timeline import STRATEGY_TITLES, limit_tokens
@@ -78,9 +79,10 @@ def cell_text(value, measure: str) -> str:
     """A measure's value as a cell shows it: a share in percent, dollars with cents, else a count."""
     if value is None:
         return "–"
-    if measure in SHARES:
+    unit = MEASURES[measure].unit if measure in MEASURES else "count"
+    if unit == "share":
         return f"{100 * value:.0f}%"
-    if measure in DOLLARS:
+    if unit == "usd":
         return f"${value:,.2f}"
     return compact_number(value)
 
@@ -96,7 +98,7 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if v is None else v for v in row] for row in grid], x=xs, y=ys,
         text=[[cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
-        colorscale="Blues" if BETTER[measure] == "higher" else "Blues_r", colorbar={"title": {"text": ""}},
+        colorscale="Blues" if MEASURES[measure].better == "higher" else "Blues_r", colorbar={"title": {"text": ""}},
         hoverinfo="skip"))
     cells = [(r, c) for r in range(len(ys)) for c in range(len(xs))]
     figure.add_trace(go.Scatter(

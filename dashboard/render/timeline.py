@@ -3,9 +3,9 @@ Tune, Compare). No Streamlit here, so they are tested directly."""
 
 from collections.abc import Sequence
 
+from compaction.measures.registry import MEASURES
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay.loop import ReplayResult
-from compaction.replay.sweep import MEASURES
 from compaction.strategies import REGISTRY
 
 # What changed the history before a model call (compaction.replay.ACTIONS), for legends.
@@ -29,8 +29,8 @@ ACTION_TITLES = {
 }
 # The strategies' short names (legends, tables) and one sentence each, from the registry.
 STRATEGY_TITLES = {name: spec.label for name, spec in REGISTRY.items()}
-# The measures the Tune page offers (compaction.replay.sweep.MEASURES has a few more).
-TUNE_MEASURES = {name: MEASURES[name] for name in (
+# The measures the Tune page offers (the registry has a few more), with their labels.
+TUNE_MEASURES = {name: MEASURES[name].label for name in (
     "cost_usd", "blind_references", "artifact_retention", "cache_hit_rate", "tokens_sent", "peak_tokens",
     "cost_usd_no_cache", "summaries", "tool_output_kept")}
 

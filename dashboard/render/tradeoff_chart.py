@@ -3,7 +3,8 @@ the cells no other beats on both joined up (the Pareto front). A click on a poin
 
 import plotly.graph_objects as go
 
-from compaction.replay.sweep import MEASURES, SweepResult
+from compaction.measures.registry import MEASURES
+from compaction.replay.sweep import SweepResult
 from dashboard.render.time_charts import MARGIN, cell_text
 
 POINT_COLOR = "#9ecae1"
@@ -20,8 +21,8 @@ def tradeoff_figure(result: SweepResult, cost: str = "cost_usd", loss: str = "bl
     def hover(cell: tuple[int, int]) -> str:
         r, c = cell
         return (f"{result.x_name} {result.x_values[c]:,}, {result.y_name} {result.y_values[r]:,}<br>"
-                f"{MEASURES[cost]}: {cell_text(values[cell][0], cost)}<br>"
-                f"{MEASURES[loss]}: {cell_text(values[cell][1], loss)}")
+                f"{MEASURES[cost].label}: {cell_text(values[cell][0], cost)}<br>"
+                f"{MEASURES[loss].label}: {cell_text(values[cell][1], loss)}")
 
     figure = go.Figure()
     figure.add_trace(go.Scatter(
@@ -39,7 +40,7 @@ def tradeoff_figure(result: SweepResult, cost: str = "cost_usd", loss: str = "bl
             customdata=[current], marker={"symbol": "square-open", "size": 18, "color": "black", "line": {"width": 3}},
             hovertemplate="the sidebar's current settings<extra></extra>"))
     figure.update_layout(height=460, margin=MARGIN, hovermode="closest", clickmode="event+select",
-                         xaxis={"title": MEASURES[cost], "tickformat": "$,.2f" if cost.startswith("cost") else ","},
-                         yaxis={"title": MEASURES[loss], "tickformat": ".0%" if loss == "artifact_retention" else ","},
+                         xaxis={"title": MEASURES[cost].label, "tickformat": "$,.2f" if cost.startswith("cost") else ","},
+                         yaxis={"title": MEASURES[loss].label, "tickformat": ".0%" if loss == "artifact_retention" else ","},
                          legend={"orientation": "h", "y": 1.08, "x": 0})
     return figure

@@ -11,6 +11,7 @@ import streamlit as st
 from compaction import samples
 from compaction.generate import generate
 from compaction.importers import MAX_FILE_BYTES, load_conversation
+from compaction.importers.formats import FORMATS, SUFFIXES, title_of
 from compaction.layers.pipeline import PipelineResult
 from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
@@ -19,14 +20,14 @@ DEFAULT_SAMPLE = samples.DEFAULT
 # The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
 SOURCE_TABS = {"sample": "Bundled sample", "generated": "Generate", "upload": "Upload a file"}
 SOURCE_TAB_KEY = "conversation_tab"
-UPLOAD_TYPES = ["json", "jsonl"]
+UPLOAD_TYPES = [suffix.lstrip(".") for suffix in SUFFIXES]  # .traj included
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
-FORMAT_NAMES = {
-    "anthropic": "Anthropic",
-    "claude-code": "Claude Code",
-    "openai": "OpenAI chat",
-    "generated": "generated",
-}
+UPLOAD_HELP = "; ".join(entry.described for entry in FORMATS) + ". The format is detected."
+
+
+def format_title(name: str) -> str:
+    """The Format metric's words: the registry's title, 'generated' for the generator's sessions."""
+    return "generated" if name == "generated" else title_of(name)
 
 
 @dataclass(frozen=True)

@@ -11,20 +11,6 @@ from dashboard.render.timeline import cell_from_selection, format_values, parse_
 from dashboard.ui import state
 
 HEATMAP_KEY = "tune_heatmap"
-# What a darker cell means, per measure. No "better": each measure is one side of a trade-off (fewer tokens
-# sent can mean more the model no longer sees).
-DARKER = {
-    "peak_tokens": "darker = a smaller largest context",
-    "tokens_sent": "darker = fewer tokens sent",
-    "saved_share": "darker = a larger share saved",
-    "summaries": "darker = fewer summaries written",
-    "tool_output_kept": "darker = more tool output seen whole",
-    "cost_usd": "darker = a lower cost with prompt caching",
-    "cost_usd_no_cache": "darker = a lower cost without prompt caching",
-    "cache_hit_rate": "darker = more of the input read from the cache",
-    "blind_references": "darker = fewer names the model used but no longer saw",
-    "artifact_retention": "darker = more of the files, errors and constraints still sent at the end",
-}
 TRADE_OFF_KEY = "tune_trade_off"
 _GRID = "_tune_grid"  # (x name, x values, y name, y values) of the heatmap on show
 

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from compaction import OutputStore, generate, load_conversation, run_pipeline
-from compaction.cli.tables import result_dict
+from compaction.layers.pipeline_data import result_dict
 from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
 from compaction.strategies import REGISTRY

@@ -17,8 +17,8 @@ from compaction.layers.micro import PLACEHOLDER, micro_compact
 from compaction.layers.pipeline import run_pipeline
 from compaction.model.history import History, result_positions
 from compaction.model.sizes import list_size
+from compaction.replay.grid import SweepStore
 from compaction.replay.loop import replay
-from compaction.replay.sweep import SweepStore
 from compaction.strategies import Step
 
 from .builders import turns

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from compaction.cli import main as cli
-from compaction.cli.replay import parse_axis
+from compaction.cli.common import parse_axis
 from compaction.errors import SettingsError
 from compaction.generate import generate
-from compaction.replay.sweep import measure_text
+from compaction.measures.registry import measure_text
 
 ROOT = Path(__file__).resolve().parents[2]
 

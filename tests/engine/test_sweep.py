@@ -5,8 +5,10 @@ import pytest
 from compaction import Settings
 from compaction.errors import SettingsError
 from compaction.generate import generate
+from compaction.measures.registry import MEASURES
+from compaction.replay.grid import cell_measures
 from compaction.replay.loop import replay
-from compaction.replay.sweep import MEASURES, cell_measures, sweep
+from compaction.replay.sweep import sweep
 
 from .conv_builder import build, random_turns
 
@@ -98,11 +100,11 @@ def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
     fields = (messages_payload(prepared.originals), prepared.overhead, prepared.token_model, prepared.calibration, prepared.recorded)
     first, again, other = _Conversation(*fields, "one"), _Conversation(*fields, "one"), _Conversation(*fields, "two")
     line = sweep_line(2, first, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
-                      "peak_tokens", "pipeline", 200_000, DEFAULT_PRICES)
+                      "pipeline", 200_000, DEFAULT_PRICES)
     held = first.history()
     assert again.history() is held and held.shared.get("terms") is not None  # built by the first line
     assert sweep_line(2, again, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
-                      "peak_tokens", "pipeline", 200_000, DEFAULT_PRICES) == line
+                      "pipeline", 200_000, DEFAULT_PRICES) == line
     assert other.history() is not held and other.history().messages == prepared.originals
     assert _Conversation(*fields).history() is not _Conversation(*fields).history()  # no key: afresh
     here = sweep(prepared, ("context_limit", [3_000, 50_000]), ("keep_recent", [2]))

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compaction.cli.generate import add_generate_command
+from compaction.cli.generate import add_command as add_generate_command
 from compaction.errors import SettingsError
 from compaction.generate import generate, realistic_session, seed_demo
 from compaction.importers import load_conversation

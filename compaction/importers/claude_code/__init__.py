@@ -9,6 +9,8 @@ How a file is read, one idea per module:
 Sidechain lines (subagents) and lines of unknown type are left out and counted.
 """
 
+from typing import Any
+
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.claude_code.assemble import assemble
@@ -18,6 +20,12 @@ from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "claude-code"
+
+
+def looks_like(value: Any) -> bool:
+    """A one-line log parsed as a JSON document: a typed line of the session tree."""
+    return isinstance(value, dict) and "messages" not in value and isinstance(value.get("type"), str) \
+        and any(key in value for key in ("uuid", "sessionId", "leafUuid"))
 
 
 def load(lines: JsonLines) -> Conversation:

@@ -1,0 +1,59 @@
+"""`compaction sweep FILE --x SETTING=V1,V2 --y SETTING=V1,V2`: one replay per cell of a grid of two
+settings, every measure kept per cell (the table shows one)."""
+
+import argparse
+
+from compaction.cli import common as cli_common
+from compaction.cli.strategies import add_strategy_flags, strategy_from
+from compaction.errors import SettingsError
+from compaction.measures.registry import MEASURES, measure_text
+from compaction.replay.sweep import SweepResult
+
+
+def add_command(subparsers) -> None:
+    sweep = subparsers.add_parser("sweep", help="replay over a grid of two settings and measure each cell")
+    cli_common.add_input_flags(sweep)
+    cli_common.add_setting_flags(sweep)
+    cli_common.add_loop_flags(sweep)
+    add_strategy_flags(sweep)
+    sweep.add_argument("--x", required=True, metavar="SETTING=V1,V2,...",
+                       help="the setting along the columns and its values, e.g. context_limit=20000,50000")
+    sweep.add_argument("--y", required=True, metavar="SETTING=V1,V2,...",
+                       help="the setting along the rows and its values, e.g. keep_recent=1,3,5")
+    sweep.add_argument("--measure", choices=tuple(MEASURES), default="peak_tokens",
+                       help="the measure the table shows (--json has them all; default: peak_tokens)")
+    cli_common.add_executor_flags(sweep)  # the grid's lines are spread over them
+    sweep.set_defaults(handler=command_sweep)
+
+
+def command_sweep(args: argparse.Namespace) -> int:
+    from compaction.replay.parallel import open_executor
+    from compaction.replay.sweep import sweep
+    from compaction.storage.outputs import OutputStore
+
+    if args.summarizer != "offline":
+        raise SettingsError("a sweep replays the session once per cell; it uses the offline summariser only")
+    x = cli_common.parse_axis(args.x, "--x")
+    y = cli_common.parse_axis(args.y, "--y")
+    settings = cli_common.settings_from(args)
+    strategy = strategy_from(args)
+    conversation = cli_common.load(args)
+    store = OutputStore(args.store) if args.store else None
+    with open_executor(args.workers, args.scheduler) as executor:
+        result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,
+                       model_window_tokens=args.model_window, store=store, prices=cli_common.prices_from(args),
+                       executor=executor)
+    return cli_common.emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure].label}, {result.replays} replays "
+                 f"for {len(x[1]) * len(y[1])} cells", sweep_table(result))
+
+
+def sweep_table(result: SweepResult) -> str:
+    def show(value) -> str:
+        return measure_text(value, result.measure)
+
+    header = f"{result.y_name} \\ {result.x_name}"
+    width = max(12, *(len(show(v)) for row in result.grid() for v in row), *(len(f"{v:,}") for v in result.x_values))
+    lines = [f"{header:>{len(header)}} " + " ".join(f"{v:>{width},}" for v in result.x_values)]
+    for y_value, row in zip(result.y_values, result.grid(), strict=True):
+        lines.append(f"{y_value:>{len(header)},} " + " ".join(f"{show(v):>{width}}" for v in row))
+    return "\n".join(lines)

@@ -1,0 +1,91 @@
+"""The engine's layout: a top level that reads as a table of contents, modules that import alone, no
+import cycle (lazy imports inside functions count: they only hide a cycle), and nothing of the dashboard,
+Streamlit or plotly inside compaction/."""
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ENGINE = REPO / "compaction"
+MAX_TOP_LEVEL_MODULES = 8
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(ENGINE.rglob("*.py"))}
+
+
+def imported(path: Path) -> set[str]:
+    """Every module of the engine that `path` imports, anywhere in it (`from a import b` counts a.b when
+    that is a module, else a)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package
+                for _ in range(node.level - 1):
+                    parent = parent.rpartition(".")[0]
+                base = f"{parent}.{base}" if base else parent
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
+    return found
+
+
+def test_the_top_level_names_the_architecture():
+    modules = [path.name for path in ENGINE.glob("*.py") if path.name not in ("__init__.py", "__main__.py")]
+    assert len(modules) <= MAX_TOP_LEVEL_MODULES, modules
+    packages = sorted(path.name for path in ENGINE.iterdir() if (path / "__init__.py").is_file())
+    assert {"model", "layers", "strategies", "replay", "measures", "importers", "llm", "storage", "cli"} <= set(packages)
+
+
+def test_no_import_cycle():
+    graph = {name: {target for target in imported(path) if target in MODULES and target != name}
+             for name, path in MODULES.items()}
+    cycles = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                cycles.append(path[path.index(target):] + [target])
+            elif target not in state:
+                visit(target, [*path, target])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert not cycles, "\n".join(" -> ".join(cycle) for cycle in cycles[:10])
+
+
+def test_the_engine_imports_nothing_of_the_dashboard():
+    outside = {"dashboard", "streamlit", "plotly", "pandas"}
+    offenders = {name: sorted(found) for name, path in MODULES.items()
+                 if (found := {target for target in imported(path) if target.split(".")[0] in outside})}
+    assert not offenders
+
+
+def _import_alone(name: str) -> tuple[str, str]:
+    done = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True, text=True, timeout=120,
+                          cwd="/")
+    return name, done.stderr.strip().splitlines()[-1] if done.returncode else ""
+
+
+def test_every_module_imports_alone_in_a_fresh_interpreter():
+    with ThreadPoolExecutor(4) as pool:
+        # __main__ runs the command line when imported
+        names = [name for name in MODULES if not name.endswith("__main__")]
+        failures = {name: error for name, error in pool.map(_import_alone, names) if error}
+    assert not failures
