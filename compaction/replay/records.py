@@ -11,12 +11,10 @@ from compaction.model.events import AppliedEdit, SummaryEvent
 from compaction.model.history import History
 from compaction.model.settings import Settings
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.strategies import ACTIONS as STRATEGY_ACTIONS
 
 MODEL_WINDOW_TOKENS = 200_000
-ACTIONS = ("L3", "L1", "L2", "L4", "mask", "summary", "reactive", "compact_tool",
-           # the peers' (compaction/strategies/)
-           "persist", "microcompact", "auto_compact", "clear_tool_uses", "clear_thinking", "compact", "forget",
-           "condense")
+ACTIONS = tuple(STRATEGY_ACTIONS)  # every name `acted` may hold (strategies.ACTIONS)
 
 
 @dataclass(frozen=True)

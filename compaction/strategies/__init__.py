@@ -12,12 +12,18 @@ from typing import Any
 
 from compaction.errors import SettingsError
 from compaction.strategies import anthropic_api, claude_code, hybrid, langchain, openhands, tutorial
+from compaction.strategies.actions import LOOP_ACTIONS
 from compaction.strategies.base import Step, StepFunction, summaries_made
-from compaction.strategies.spec import Built, Source, StrategySpec
+from compaction.strategies.spec import Action, Built, Source, StrategySpec
 from compaction.strategies.tutorial import masking_step, pipeline_step, summary_keep_last_step
 
 REGISTRY: dict[str, StrategySpec] = {spec.name: spec for spec in (
     *tutorial.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS)}
+
+# Every action a replay may record, by name, in the order legends list them: the strategies' own, then the
+# loop's (reactive compaction, the compact tool)
+ACTIONS: dict[str, Action] = {action.name: action for spec in REGISTRY.values() for action in spec.actions}
+ACTIONS.update((action.name, action) for action in LOOP_ACTIONS)
 
 # Each strategy at its defaults (the tutorial's three read the Settings they are called with).
 STRATEGIES: dict[str, StepFunction] = {name: spec.build() for name, spec in REGISTRY.items()}
@@ -46,5 +52,5 @@ def resolve(strategy: "str | StepFunction") -> tuple[str, StepFunction]:
     return strategy, STRATEGIES[strategy]
 
 
-__all__ = ["REGISTRY", "SETTINGS_READ", "STRATEGIES", "Built", "Source", "Step", "StepFunction", "StrategySpec",
+__all__ = ["ACTIONS", "REGISTRY", "SETTINGS_READ", "STRATEGIES", "Action", "Built", "Source", "Step", "StepFunction", "StrategySpec",
            "build", "lookup", "masking_step", "pipeline_step", "resolve", "summaries_made", "summary_keep_last_step"]

@@ -6,6 +6,7 @@ from compaction.layers.summary import summarize_into
 from compaction.model.events import AppliedEdit
 from compaction.model.history import History
 from compaction.model.markers import API_CLEARED, COMPACTION_BLOCK_PREFIX
+from compaction.strategies import actions
 from compaction.strategies.base import Step
 from compaction.strategies.clearing import clear_old_results
 from compaction.strategies.memo import memo_key
@@ -69,6 +70,7 @@ def _compact(params: dict):
 
 CLEAR_TOOL_USES = StrategySpec(
     name="anthropic-clear-tool-uses", label="API clear_tool_uses", family="Anthropic API",
+    actions=(actions.CLEAR_TOOL_USES,),
     title="Anthropic API context editing: clear_tool_uses_20250919",
     description="Once a request passes the trigger, the API replaces all but the newest few tool results with a "
                 "placeholder before the model reads it; your own copy of the conversation stays whole.",
@@ -93,6 +95,7 @@ CLEAR_TOOL_USES = StrategySpec(
 
 CLEAR_THINKING = StrategySpec(
     name="anthropic-clear-thinking", label="API clear_thinking", family="Anthropic API",
+    actions=(actions.CLEAR_THINKING,),
     title="Anthropic API context editing: clear_thinking_20251015",
     description="Removes the model's thinking blocks from all but the newest few assistant turns of each request; "
                 "your own copy keeps them.",
@@ -109,6 +112,7 @@ CLEAR_THINKING = StrategySpec(
 
 COMPACT = StrategySpec(
     name="anthropic-compact", label="API compaction", family="Anthropic API",
+    actions=(actions.COMPACT,),
     title="Anthropic API server-side compaction: compact_20260112",
     description="Once a request passes the trigger, the API summarises the whole conversation into a compaction "
                 "block, and every later request starts from that block.",

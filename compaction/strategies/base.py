@@ -21,7 +21,7 @@ class Step:
     """What a strategy did before one model call."""
 
     history: History  # what is sent
-    acted: tuple[str, ...] = ()  # what changed the history (or tried to summarise), see replay.ACTIONS
+    acted: tuple[str, ...] = ()  # what changed the history (or tried to summarise), names from the spec's `actions`
     events: tuple = ()
     # the size compared with CONTEXT_LIMIT, None if the strategy does not look at it: a replay in
     # which it never went over the limit is the same for every larger limit (the sweep reuses it)

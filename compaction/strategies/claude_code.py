@@ -7,6 +7,7 @@ from compaction.layers.summary import summarize_into
 from compaction.model.history import History
 from compaction.model.markers import CLAUDE_CODE_CLEARED, CLAUDE_CODE_SUMMARY_PREFIX
 from compaction.model.settings import DEFAULTS
+from compaction.strategies import actions
 from compaction.strategies.base import Step
 from compaction.strategies.clearing import clear_beyond_newest, results_of
 from compaction.strategies.edits import tool_names_match
@@ -67,6 +68,7 @@ def _rule(params: dict) -> str | None:
 
 CLAUDE_CODE = StrategySpec(
     name="claude-code", label="Claude Code", title="Claude Code: persisted outputs, microcompact and auto-compact",
+    actions=(actions.PERSIST, actions.MICROCOMPACT, actions.AUTO_COMPACT),
     family="Claude Code",
     description="Saves tool outputs over 30,000 characters to a file with a 2,000-character preview, clears old "
                 "results of reading tools, and summarises the whole conversation when it nears the window.",

@@ -8,6 +8,7 @@ from compaction.layers.summary import summarize_into
 from compaction.model.history import History, result_positions
 from compaction.model.markers import TURNS_SUMMARY_PREFIX, elided_output, is_summary
 from compaction.model.messages import content_text
+from compaction.strategies import actions
 from compaction.strategies.base import Step
 from compaction.strategies.clearing import clear_beyond_newest
 from compaction.strategies.memo import memo_key
@@ -68,6 +69,7 @@ def _rule(params: dict) -> str | None:
 
 HYBRID = StrategySpec(
     name="hybrid", label="Hybrid (masking + late summary)", family="Research",
+    actions=(actions.MASK, actions.SUMMARY),
     title="The Complexity Trap's hybrid: observation masking plus a late LLM summary",
     description="Keeps the last 10 tool outputs whole and reduces older ones to a line count; only once 53 turns "
                 "have piled up does it summarise the oldest 43 of them.",

@@ -8,6 +8,7 @@ from compaction.model.events import AppliedEdit
 from compaction.model.history import History
 from compaction.model.markers import LANGCHAIN_CLEARED, LANGCHAIN_SUMMARY_PREFIX
 from compaction.model.messages import has_tool_result
+from compaction.strategies import actions
 from compaction.strategies.base import Step
 from compaction.strategies.clearing import clear_old_results
 from compaction.strategies.memo import memo_key
@@ -113,6 +114,7 @@ def _summarization_rule(params: dict) -> str | None:
 
 LANGCHAIN_SUMMARIZATION = StrategySpec(
     name="langchain-summarization", label="LangChain summary", family="LangChain",
+    actions=(actions.SUMMARY,),
     title="LangChain SummarizationMiddleware",
     description="When a trigger is reached, replaces everything but the last 20 messages with one summary, never "
                 "separating a tool call from its result.",
@@ -144,6 +146,7 @@ LANGCHAIN_SUMMARIZATION = StrategySpec(
 
 LANGCHAIN_CLEAR_TOOL_USES = StrategySpec(
     name="langchain-clear-tool-uses", label="LangChain clear", family="LangChain",
+    actions=(actions.CLEAR_TOOL_USES,),
     title="LangChain ContextEditingMiddleware with ClearToolUsesEdit",
     description="Once the conversation passes 100,000 tokens, each request has all but the newest three tool "
                 "results replaced by `[cleared]`; the agent's own history stays whole.",

@@ -10,6 +10,7 @@ from compaction.model.events import Placeholder
 from compaction.model.history import History, result_positions
 from compaction.model.markers import BROWSER_OMITTED, CONDENSATION_PREFIX, MASK
 from compaction.model.messages import content_chars, has_tool_result, has_tool_use
+from compaction.strategies import actions
 from compaction.strategies.base import Step
 from compaction.strategies.clearing import clear_beyond_newest, results_of
 from compaction.strategies.edits import forget_middle, set_block_field
@@ -163,6 +164,7 @@ def _half_rule(params: dict) -> str | None:
 FIRST_EVENTS = "Messages at the start always kept (the task)."
 MASKING = StrategySpec(
     name="openhands-masking", label="OpenHands masking", family="OpenHands",
+    actions=(actions.MASK,),
     title="OpenHands ObservationMaskingCondenser",
     description="Replaces the output of every tool result older than the newest 100 messages with `<MASKED>`; "
                 "nothing is summarised and no message is dropped.",
@@ -179,6 +181,7 @@ MASKING = StrategySpec(
 
 RECENT = StrategySpec(
     name="openhands-recent", label="OpenHands recent", family="OpenHands",
+    actions=(actions.FORGET,),
     title="OpenHands RecentEventsCondenser",
     description="Sends only the first message and the newest ones, up to 100 messages in all, dropping the middle "
                 "of every request without a summary.",
@@ -194,6 +197,7 @@ RECENT = StrategySpec(
 
 AMORTIZED = StrategySpec(
     name="openhands-amortized", label="OpenHands forgetting", family="OpenHands",
+    actions=(actions.FORGET,),
     title="OpenHands AmortizedForgettingCondenser",
     description="When the history passes 100 messages, forgets the middle for good, keeping the first message and "
                 "the newest half.",
@@ -209,6 +213,7 @@ AMORTIZED = StrategySpec(
 
 LLM = StrategySpec(
     name="openhands-llm", label="OpenHands summary", family="OpenHands",
+    actions=(actions.CONDENSE,),
     title="OpenHands LLMSummarizingCondenser (agent SDK)",
     description="When the history passes 240 messages, summarises the older half (after the first two messages) "
                 "into one summary message, earlier summary included.",
@@ -232,6 +237,7 @@ LLM = StrategySpec(
 
 PIPELINE = StrategySpec(
     name="openhands-pipeline", label="OpenHands default", family="OpenHands",
+    actions=(actions.MASK, actions.CONDENSE),
     title="OpenHands' default condenser pipeline (browser masking, then LLM summarising)",
     description="Masks all but the two newest browser outputs, then summarises the older half of the history once "
                 "it passes 120 messages: the condensers the OpenHands app turns on by default.",

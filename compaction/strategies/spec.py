@@ -24,6 +24,14 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Action:
+    """Something a strategy can do to the history before a call, as `Step.acted` names it."""
+
+    name: str  # stable: replay records, JSON totals and the replay chart's lanes use it
+    title: str  # for legends: "L1 snipped the middle"
+
+
+@dataclass(frozen=True)
 class StrategySpec:
     name: str  # stable: CLI, URLs and JSON use it
     label: str  # short, for legends and tables
@@ -33,6 +41,7 @@ class StrategySpec:
     params: tuple[Param, ...]
     make: Callable[[dict[str, Any]], StepFunction]
     sources: tuple[Source, ...]
+    actions: tuple[Action, ...] = ()  # every name its steps may put in `acted`
     reverse_engineered: tuple[str, ...] = ()  # behaviours known only from public reverse engineering
     notes: tuple[str, ...] = ()  # how the system's behaviour maps onto a replay of our messages
     # True: a parameter not given comes from the Settings the step is called with (the tutorial's

@@ -20,6 +20,7 @@ from compaction.model.history import History
 from compaction.model.markers import KEEP_LAST_SUMMARY_PREFIX, MASK
 from compaction.model.settings import DEFAULTS, HELP, LIMITS, Settings
 from compaction.storage.outputs import OutputStore
+from compaction.strategies import actions
 from compaction.strategies.base import Step, StepFunction
 from compaction.strategies.params import Param
 from compaction.strategies.spec import Source, StrategySpec
@@ -104,6 +105,7 @@ def _make_pipeline(params: dict) -> StepFunction:
 
 PIPELINE = StrategySpec(
     name="pipeline", label="Tutorial pipeline", title="Four-layer pipeline (the s08 tutorial)", family="Tutorial",
+    actions=(actions.L3, actions.L1, actions.L2, actions.L4,),
     description="Saves huge outputs to disk, snips the middle, swaps old tool results for a placeholder, and "
                 "asks for a summary only when the history is still over CONTEXT_LIMIT characters.",
     params=(_setting("context_limit", "characters"), _setting("keep_recent", "tool results"),
@@ -117,6 +119,7 @@ PIPELINE = StrategySpec(
 
 MASKING = StrategySpec(
     name="masking", label="Masking only", title="Observation masking (keep the newest tool outputs)",
+    actions=(actions.MASK,),
     family="Tutorial",
     description="Replaces every tool output older than the newest few with a short mark and never summarises: "
                 "the model still sees every message it wrote.",
@@ -130,6 +133,7 @@ MASKING = StrategySpec(
 
 SUMMARY_KEEP_LAST = StrategySpec(
     name="summary_keep_last", label="Keep last + summary", title="Keep the last messages, summarise the rest",
+    actions=(actions.SUMMARY,),
     family="Tutorial",
     description="Does nothing until the history is over CONTEXT_LIMIT characters, then replaces everything but "
                 "the newest few messages with one summary.",

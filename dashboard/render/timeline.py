@@ -6,27 +6,10 @@ from collections.abc import Sequence
 from compaction.measures.registry import MEASURES
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay.loop import ReplayResult
-from compaction.strategies import REGISTRY
+from compaction.strategies import ACTIONS, REGISTRY
 
-# What changed the history before a model call (compaction.replay.ACTIONS), for legends.
-ACTION_TITLES = {
-    "L3": "L3 saved a big output to disk",
-    "L1": "L1 snipped the middle",
-    "L2": "L2 placeholders for old tool results",
-    "L4": "L4 summary",
-    "mask": "old outputs masked",
-    "summary": "older messages summarised",
-    "reactive": "reactive compaction (over the model window)",
-    "compact_tool": "the model called the compact tool",
-    "persist": "a big output saved to a file",
-    "microcompact": "microcompact cleared old tool results",
-    "auto_compact": "auto-compact summary",
-    "clear_tool_uses": "old tool results cleared in this request",
-    "clear_thinking": "old thinking cleared in this request",
-    "compact": "compaction block (server-side summary)",
-    "forget": "middle of the history forgotten",
-    "condense": "older half condensed into a summary",
-}
+# What changed the history before a model call, for legends: each strategy declares its actions.
+ACTION_TITLES = {name: action.title for name, action in ACTIONS.items()}
 # The strategies' short names (legends, tables) and one sentence each, from the registry.
 STRATEGY_TITLES = {name: spec.label for name, spec in REGISTRY.items()}
 # The measures the Tune page offers (the registry has a few more), with their labels.
