@@ -39,7 +39,6 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
         return LayerResult(history)
     store = store or OutputStore.temporary()
     origin = history.origins[last_position]
-    untouched = history.is_original(last_position)
     new_content = list(content)
     events = []
     for j in sorted(positions, key=lengths.__getitem__, reverse=True):
@@ -49,12 +48,7 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
         tool_use_id = str(block.get("tool_use_id", "x"))
         tool = history.tool_name(tool_use_id, origin)
         output = content_text(block.get("content", ""))
-        cache_key = (str(store.root), origin, j)
-        stored = history.persisted_cache.get(cache_key) if untouched else None
-        if stored is None or not stored.path.exists():
-            stored = store.persist(tool_use_id, output, tool)
-            if untouched:
-                history.persisted_cache[cache_key] = stored
+        stored = store.persist(tool_use_id, output, tool)
         marker = persisted_marker(stored.path, output, settings.preview_chars)
         replacement = _replacement(block, marker)
         new_content[j] = {**block, "content": replacement}

@@ -1,63 +1,95 @@
-"""A history with what every layer needs precomputed: sizes, origins and the tool index.
+"""A history: the messages one call would send, with their sizes and where each came from.
 
-`prepare` does the work that depends only on the loaded conversation (one pass over it), so
-re-running the layers with other settings never measures an unchanged message again.
-A History is read-only by convention: layers build new lists and new message dicts for what they
-change and share the untouched message dicts.
+A History is light: its messages, their sizes (len(str(message))), their origins (the index of each in
+the loaded conversation; None for a message a layer made), a reference to the `Prepared` conversation
+(measured once, frozen, shared: prepared.py) and to the run it belongs to (`RunContext`: what a strategy
+remembers from one call to the next of one replay). Layers build new lists and new message dicts for
+what they change and share the untouched message dicts, so a History is never changed after it is made.
 """
 
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
 from compaction.errors import ConversationError
-from compaction.model.calibration import Calibration, calibrate
+from compaction.model.calibration import calibrate
 from compaction.model.conversation import Conversation
 from compaction.model.messages import Message, tool_result_positions
+from compaction.model.prepared import NOTHING_RECORDED, Prepared, Recorded
 from compaction.model.sizes import list_size
-from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL
 from compaction.model.tool_index import ResultBlocks, ToolNames
 from compaction.model.validity import check_pairs
 
 ROLES = {"user", "assistant"}
 
 
-@dataclass(frozen=True)
-class Recorded:
-    """What a log recorded beside its messages: usage and time per message, its own compactions."""
+class RunContext:
+    """What one run (a replay, a pipeline pass) carries between its calls: the strategies' memo
+    (strategies/memo.py). Every history derived within the run shares it; another run starts afresh."""
 
-    usage: list = field(default_factory=list)  # per message: the call's usage at an assistant message, or None
-    timestamps: list = field(default_factory=list)  # per message, ISO 8601 text or None
-    boundaries: list = field(default_factory=list)  # {"index", "trigger", "pre_tokens"}
+    __slots__ = ("memo",)
 
-
-NOTHING_RECORDED = Recorded()
+    def __init__(self):
+        self.memo: dict = {}
 
 
-@dataclass
 class History:
-    messages: list[Message]
-    sizes: list[int]  # len(str(message)) per message
-    origins: list[int | None]  # index in the prepared conversation; None for a message a layer made
-    tool_names: ToolNames  # tool_use id -> tool name, in the prepared conversation
-    originals: list[Message]  # the prepared conversation's messages, to recognise untouched ones
-    result_blocks: ResultBlocks  # origin -> positions of its tool_result blocks
-    overhead: int = 0  # characters of the system prompt and tool definitions sent beside the messages
-    token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for this conversation
-    calibration: "Calibration | None" = None  # the fit on the log's recorded usage behind token_model
-    recorded: Recorded = NOTHING_RECORDED  # what the log recorded beside the messages
-    # repr length of an original tool_result's content by (origin, block position); filled lazily
-    content_repr: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
-    # persisted outputs already written, by (store root, origin, block position)
-    persisted_cache: dict[tuple[str, int, int], Any] = field(default_factory=dict, repr=False)
-    _pair_problems: list | None = field(default=None, repr=False)  # check_pairs of these messages
-    # what a strategy remembers between calls of one replay (strategies/memo.py), shared like the caches
-    memo: dict = field(default_factory=dict, repr=False)
-    # indexes of the prepared conversation built on first use (measures/meter.py), shared likewise;
-    # filling one twice from two threads gives the same value, so no lock is needed
-    shared: dict = field(default_factory=dict, repr=False)
-    # list_size(sizes), worked out on first use: a replay asks for it several times per call
-    _size: int | None = field(default=None, init=False, repr=False, compare=False)
+    __slots__ = ("messages", "sizes", "origins", "prepared", "run", "_size", "_pair_problems")
+
+    def __init__(self, messages: list[Message], sizes: list[int], origins: list[int | None], prepared: Prepared,
+                 run: RunContext | None = None, pair_problems: list | None = None):
+        self.messages = messages
+        self.sizes = sizes
+        self.origins = origins
+        self.prepared = prepared
+        self.run = run or RunContext()
+        self._size: int | None = None  # list_size(sizes), worked out on first use: a replay asks several times
+        self._pair_problems = pair_problems
+
+    def __eq__(self, other) -> bool:
+        """The same messages, sizes and origins over the same prepared conversation."""
+        if not isinstance(other, History):
+            return NotImplemented
+        return (self.prepared is other.prepared and self.origins == other.origins and self.sizes == other.sizes
+                and self.messages == other.messages)
+
+    __hash__ = None  # mutable lists inside: not a dict key
+
+    def __repr__(self) -> str:
+        return f"History({len(self.messages):,} messages, {self.size:,} characters)"
+
+    # what the prepared conversation knows, asked through the history for brevity
+    @property
+    def originals(self) -> list[Message]:
+        return self.prepared.messages
+
+    @property
+    def overhead(self) -> int:
+        return self.prepared.overhead
+
+    @property
+    def token_model(self):
+        return self.prepared.token_model
+
+    @property
+    def calibration(self):
+        return self.prepared.calibration
+
+    @property
+    def recorded(self) -> Recorded:
+        return self.prepared.recorded
+
+    @property
+    def tool_names(self) -> ToolNames:
+        return self.prepared.tool_names
+
+    @property
+    def result_blocks(self) -> ResultBlocks:
+        return self.prepared.result_blocks
+
+    @property
+    def memo(self) -> dict:
+        return self.run.memo
 
     @property
     def size(self) -> int:
@@ -67,18 +99,18 @@ class History:
 
     @property
     def context_size(self) -> int:
-        return self.size + self.overhead
+        return self.size + self.prepared.overhead
 
     @property
     def tokens(self) -> int:
         """Estimated tokens of the messages (`size`) alone, no system prompt, tools or overhead."""
-        return self.token_model.content_tokens(self.size)
+        return self.prepared.token_model.content_tokens(self.size)
 
     @property
     def context_tokens(self) -> int:
         """Estimated tokens a call sending this history carries: messages, system prompt and tools,
         and what the log does not hold (the token model's overhead)."""
-        return self.token_model.tokens(self.context_size)
+        return self.prepared.token_model.tokens(self.context_size)
 
     def __len__(self) -> int:
         return len(self.messages)
@@ -91,35 +123,22 @@ class History:
 
     def is_original(self, position: int) -> bool:
         origin = self.origins[position]
-        return origin is not None and self.messages[position] is self.originals[origin]
-
-    def original_content_repr(self, origin: int, block_position: int) -> int:
-        key = (origin, block_position)
-        cached = self.content_repr.get(key)
-        if cached is None:
-            block = self.originals[origin]["content"][block_position]
-            cached = self.content_repr[key] = len(repr(block.get("content", "")))
-        return cached
+        return origin is not None and self.messages[position] is self.prepared.messages[origin]
 
     def shared_value(self, key, build):
-        """The conversation's index under `key`, built by `build()` on first use and shared by every
-        history derived from this one."""
-        found = self.shared.get(key)
-        if found is None:
-            found = self.shared[key] = build()
-        return found
+        """The prepared conversation's index under `key` (Prepared.index)."""
+        return self.prepared.index(key, build)
 
     def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
-        """A new history sharing this one's index and caches. Copies the attributes instead of calling
-        __init__ with all seventeen: a replay derives several histories per call."""
-        derived = object.__new__(History)
-        attributes = self.__dict__.copy()
-        attributes.update(messages=messages, sizes=sizes, origins=origins, _pair_problems=None, _size=None)
-        derived.__dict__ = attributes
-        return derived
+        """A new history over the same prepared conversation, in the same run."""
+        return History(messages, sizes, origins, self.prepared, self.run)
+
+    def start(self) -> "History":
+        """An empty history over the same prepared conversation, in a run of its own (a new replay)."""
+        return History([], [], [], self.prepared)
 
     def tool_name(self, tool_use_id: Any, origin: int | None = None) -> str:
-        return self.tool_names.name(tool_use_id, origin)
+        return self.prepared.tool_names.name(tool_use_id, origin)
 
 
 def _check_shape(messages: Any) -> None:
@@ -161,22 +180,22 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
     calibration, recorded = None, NOTHING_RECORDED
     if isinstance(conversation, Conversation):
         recorded = Recorded(conversation.usage, conversation.timestamps,
-                            conversation.metadata.get("compact_boundaries") or [])
+                            conversation.metadata.get("compact_boundaries") or [],
+                            conversation.metadata.get("agent_version"))
         if conversation.has_usage:
             calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
-    return History(
-        messages=messages,
-        sizes=sizes,
-        origins=list(range(len(messages))),
-        tool_names=ToolNames(messages),
-        originals=messages,
-        result_blocks=ResultBlocks(messages),
-        overhead=overhead,
-        token_model=calibration.model if calibration else DEFAULT_TOKEN_MODEL,
-        calibration=calibration,
-        recorded=recorded,
-        _pair_problems=problems,
-    )
+    prepared = Prepared(messages, sizes, ToolNames(messages), ResultBlocks(messages), overhead,
+                        calibration.model if calibration else DEFAULT_TOKEN_MODEL, calibration, recorded, problems)
+    return History(messages, sizes, list(range(len(messages))), prepared, pair_problems=problems)
+
+
+def remeasured(messages: list[Message], like: Prepared) -> History:
+    """`messages` as a conversation of their own (origins 0..n-1), with what `like` measured beside its
+    messages (overhead, token model, recorded usage): a layer's output replayed, or a sweep's conversation
+    on a worker."""
+    history = prepare(messages)
+    return History(history.messages, history.sizes, history.origins,
+                   like.with_messages(history.messages, history.sizes))
 
 
 def result_positions(history: History, position: int) -> tuple[int, ...]:
@@ -189,6 +208,6 @@ def result_positions(history: History, position: int) -> tuple[int, ...]:
 def content_repr_len(history: History, position: int, block_position: int) -> int:
     """len(repr(content)) of a tool_result block, from the cache when the message is untouched."""
     if history.is_original(position):
-        return history.original_content_repr(history.origins[position], block_position)
+        return history.prepared.content_repr(history.origins[position], block_position)
     block = history.messages[position]["content"][block_position]
     return len(repr(block.get("content", "")))

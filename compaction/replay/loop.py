@@ -10,7 +10,6 @@ Incremental: the conversation is measured once (`prepare`); the carried history 
 and caches, so appending a message measures nothing and a call costs only what its layers do.
 """
 
-import dataclasses
 from bisect import bisect_left
 
 from compaction.errors import SettingsError
@@ -19,7 +18,7 @@ from compaction.layers.reactive import reactive_compact
 from compaction.measures.cache import expired, modelled_cache_reads
 from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.measures.meter import Meter
-from compaction.model.history import History, prepare
+from compaction.model.history import History, prepare, remeasured
 from compaction.model.messages import content_chars
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.model.sizes import list_chars
@@ -84,9 +83,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     name, step = resolve(strategy)
     prepared = prepare(conversation)
     if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
-        prepared = dataclasses.replace(prepare(prepared.messages), overhead=prepared.overhead,
-                                       token_model=prepared.token_model, calibration=prepared.calibration,
-                                       recorded=prepared.recorded)
+        prepared = remeasured(prepared.messages, prepared.prepared)
     store = store or OutputStore.temporary()
     summarizer = summarizer or OfflineSummarizer()
     originals, sizes, overhead = prepared.messages, prepared.sizes, prepared.overhead
@@ -99,7 +96,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     meter = Meter(prepared, usage, times, prices)
     model = prepared.token_model
     raw_previous: tuple[int, str | None] | None = None  # (characters, time) of the last raw call that could run
-    history = prepared.derive([], [], [])
+    history = prepared.start()  # this replay's own run: nothing remembered from another
     raw_sum = summaries = tokens_total = raw_total = first_new = 0
     compact_turns = _compact_turns(prepared)
     output_chars = _output_chars_before(prepared)

@@ -18,7 +18,8 @@ from typing import Any
 
 from compaction.errors import CompactionError
 from compaction.measures.cost import Prices
-from compaction.model.history import History, prepare
+from compaction.model.history import History, remeasured
+from compaction.model.prepared import Prepared
 from compaction.model.settings import Settings
 from compaction.replay.grid import SweepStore, local_cells, sweep_grid
 from compaction.replay.parallel import stream
@@ -41,9 +42,8 @@ class _Conversation:
     def history(self) -> History:
         found = _PREPARED.get(self.key) if self.key else None
         if found is None:
-            prepared = prepare(pickle.loads(self.messages))
-            found = dataclasses.replace(prepared, overhead=self.overhead, token_model=self.token_model,
-                                        calibration=self.calibration, recorded=self.recorded)
+            found = remeasured(pickle.loads(self.messages), Prepared([], [], None, None, self.overhead,
+                                                                      self.token_model, self.calibration, self.recorded))
             if self.key:
                 _PREPARED.clear()  # one conversation at a time: a worker serves one sweep after another
                 _PREPARED[self.key] = found

@@ -48,6 +48,10 @@ class OutputStore:
         self.results_dir = self.root / "tool-results"
         self.transcripts_dir = self.root / "transcripts"
         self._next_transcript: tuple[tuple[str, int] | None, int] = (None, 0)
+        # outputs this store already holds, by (tool_use_id, length, hash): a replay persists the same
+        # output before every call it stays the newest, and hashing it for its digest each time would
+        # cost a pass over it (a str caches its own hash, so the key costs nothing the second time)
+        self._held: dict[tuple[str, int, int], StoredOutput] = {}
 
     @classmethod
     def temporary(cls) -> "OutputStore":
@@ -64,6 +68,10 @@ class OutputStore:
 
     def persist(self, tool_use_id: str, output: str, tool: str = "?") -> StoredOutput:
         """Write the output unless the same output is already there; return where it lies."""
+        key = (str(tool_use_id), len(output), hash(output))
+        held = self._held.get(key)
+        if held is not None and held.path.exists():
+            return held
         data = output.encode(ENCODING, ERRORS)
         digest = hashlib.sha256(data).hexdigest()
         path = self.path_for(tool_use_id)
@@ -79,7 +87,8 @@ class OutputStore:
                 meta = {"tool_use_id": str(tool_use_id), "tool": tool, "chars": len(output),
                         "bytes": len(data), "sha256": digest, "file": path.name}
                 meta_path.write_text(json.dumps(meta), encoding=ENCODING)
-        return StoredOutput(str(tool_use_id), tool, len(output), len(data), digest, path)
+        stored = self._held[key] = StoredOutput(str(tool_use_id), tool, len(output), len(data), digest, path)
+        return stored
 
     @staticmethod
     def _read_meta(meta_path: Path) -> dict | None:

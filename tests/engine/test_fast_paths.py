@@ -3,7 +3,6 @@ read off the layers directly (no PipelineResult), a derived history built by cop
 size remembered, and micro_compact's inlined walk over the tool results."""
 
 import copy
-import dataclasses
 import shutil
 import tempfile
 from pathlib import Path
@@ -94,16 +93,11 @@ def test_a_derived_history_is_the_one_built_whole():
     assert prepared.size == len(str(prepared.messages))
     messages, sizes, origins = prepared.messages[:3], prepared.sizes[:3], prepared.origins[:3]
     derived = prepared.derive(messages, sizes, origins)
-    whole = History(messages, sizes, origins, prepared.tool_names, prepared.originals, prepared.result_blocks,
-                    overhead=prepared.overhead, token_model=prepared.token_model,
-                    calibration=prepared.calibration, recorded=prepared.recorded, content_repr=prepared.content_repr,
-                    persisted_cache=prepared.persisted_cache, memo=prepared.memo, shared=prepared.shared)
-    for field in dataclasses.fields(History):
-        assert getattr(derived, field.name) is getattr(whole, field.name) or \
-            getattr(derived, field.name) == getattr(whole, field.name), field.name
+    whole = History(messages, sizes, origins, prepared.prepared, prepared.run)
+    assert derived == whole and derived.run is whole.run is prepared.run
     assert derived.size == list_size(sizes) == len(str(messages)) < prepared.size
     assert derived.pair_problems() == [] and prepared.pair_problems() == []
-    assert derived.shared is prepared.shared and derived.memo is prepared.memo
+    assert prepared.start().run is not prepared.run and prepared.start().prepared is prepared.prepared
 
 
 def full_scan_results(history):

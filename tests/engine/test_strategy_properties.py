@@ -75,7 +75,7 @@ def test_every_request_is_valid_over_random_conversations(name, data, messages, 
 def from_scratch(step):
     """`step` with nothing remembered from earlier calls (strategies/memo.py)."""
     def run(history, settings, store=None, summarizer=None):
-        history.memo.clear()
+        history.run.memo.clear()
         return step(history, settings, store, summarizer)
     run.__name__ = step.__name__
     return run

@@ -102,7 +102,7 @@ def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
     line = sweep_line(2, first, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
                       "pipeline", 200_000, DEFAULT_PRICES)
     held = first.history()
-    assert again.history() is held and held.shared.get("terms") is not None  # built by the first line
+    assert again.history() is held and held.shared_value("terms", lambda: None) is not None  # built by the first line
     assert sweep_line(2, again, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
                       "pipeline", 200_000, DEFAULT_PRICES) == line
     assert other.history() is not held and other.history().messages == prepared.originals

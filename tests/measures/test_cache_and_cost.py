@@ -4,9 +4,11 @@ A user message {"role": "user", "content": "x" * n} prints as "{'role': 'user', 
 31 characters plus n. Shared messages count their size plus 2 for the ", " after each. The default
 token model is characters / 4, rounded up."""
 
+import dataclasses
+
 from compaction.measures.cache import cache_use, shared_prefix_chars
 from compaction.measures.cost import Prices
-from compaction.model.history import prepare
+from compaction.model.history import History, prepare
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL
 
 
@@ -17,10 +19,11 @@ def _user(n: int, letter: str = "x") -> dict:
 M = [_user(100, letter) for letter in "abcde"]  # 131 characters each
 
 
-def _history(messages):
+def _history(messages, overhead: int = 0):
     prepared = prepare(M)
     origins = [M.index(m) if m in M else None for m in messages]
-    return prepared.derive(list(messages), [len(str(m)) for m in messages], origins)
+    facts = dataclasses.replace(prepared.prepared, overhead=overhead)  # as a system prompt of that size gives
+    return History(list(messages), [len(str(m)) for m in messages], origins, facts)
 
 
 def test_a_prompt_that_extends_the_previous_one_reads_all_of_it():
@@ -50,8 +53,7 @@ def test_blocks_of_a_changed_message_are_shared_up_to_the_first_change():
 
 
 def test_the_system_prompt_is_part_of_the_prefix():
-    previous, sent = _history(M[:3]), _history(M)
-    previous.overhead = sent.overhead = 401
+    previous, sent = _history(M[:3], overhead=401), _history(M, overhead=401)
     assert cache_use(DEFAULT_TOKEN_MODEL, previous, sent, 300).read == 200  # ceil((401 + 399) / 4)
 
 
