@@ -118,7 +118,12 @@ class History:
     def pair_problems(self) -> list:
         """check_pairs of these messages, computed once: a prepared conversation is checked only once."""
         if self._pair_problems is None:
-            self._pair_problems = check_pairs(self.messages)
+            prepared = self.prepared
+            if self.messages is prepared.messages:  # the conversation itself: checked once for all its histories
+                self._pair_problems = prepared.index("pair_problems", lambda: check_pairs(prepared.messages)
+                                                     if prepared.pair_problems is None else prepared.pair_problems)
+            else:
+                self._pair_problems = check_pairs(self.messages)
         return self._pair_problems
 
     def is_original(self, position: int) -> bool:

@@ -15,6 +15,7 @@ from compaction.importers.formats import FORMATS, SUFFIXES, title_of
 from compaction.layers.pipeline import PipelineResult
 from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
+from compaction.model.prepared import Prepared
 
 DEFAULT_SAMPLE = samples.DEFAULT
 # The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
@@ -110,9 +111,16 @@ def load_generated(kind: str, **knobs) -> Loaded:
 
 
 @st.cache_resource(show_spinner=False, max_entries=8, ttl=CACHE_TTL_S)
-def prepared(key: str, _conversation: Conversation) -> History:
-    """The measured form of a loaded conversation, shared read-only by every rerun and session."""
-    return prepare(_conversation)
+def _measured(key: str, _conversation: Conversation) -> Prepared:
+    return prepare(_conversation).prepared
+
+
+def prepared(key: str, conversation: Conversation) -> History:
+    """The measured form of a loaded conversation: the frozen Prepared is shared by every rerun and session
+    (measured once); the History over it, with its own run, is this caller's."""
+    facts = _measured(key, conversation)
+    return History(facts.messages, facts.sizes, list(range(len(facts.messages))), facts,
+                   pair_problems=facts.pair_problems)
 
 
 def compacted_json(result: PipelineResult, conversation: Conversation) -> str:
