@@ -23,8 +23,8 @@ def command_replay(args: argparse.Namespace) -> int:
     settings = cli_common.settings_from(args)
     strategy = strategy_from(args)  # a bad name or parameter stops before the file is read
     conversation = cli_common.load(args)
-    result = replay(conversation, settings, cli_common.make_store(args), cli_common.make_summarizer(args, settings),
-                    args.model_window, strategy, keep_histories=False, prices=cli_common.prices_from(args))
+    result = replay(conversation, settings, store=cli_common.make_store(args), summarizer=cli_common.make_summarizer(args, settings),
+                    model_window_tokens=args.model_window, strategy=strategy, keep_histories=False, prices=cli_common.prices_from(args))
     data = result.as_dict()
     data["strategy"] = {"name": strategy.spec.name, "parameters": strategy.params}
     data["input"] = {"file": str(args.file), "format": conversation.format,

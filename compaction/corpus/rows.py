@@ -104,8 +104,8 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
 
 def replay_facts(history: History, job: Job, scratch: Path) -> dict[str, Any]:
     """The replay's totals at the job's settings, and how many calls would send a broken pairing."""
-    result = replay(history, job.settings, SweepStore(scratch / "replay"), OfflineSummarizer(),
-                    job.model_window_tokens)
+    result = replay(history, job.settings, store=SweepStore(scratch / "replay"), summarizer=OfflineSummarizer(),
+                    model_window_tokens=job.model_window_tokens)
     totals = result.totals
     facts = {name: totals[name] for name in REPLAY_COLUMNS}
     # a call's history is at most max_messages long once L1 acts, so this stays linear in the session

@@ -1,7 +1,7 @@
 """Writing conversations as Claude Code session JSONL, in the layout real logs have.
 
 Used for the samples, the loader benchmark and `generate --format claude-code`. What it writes
-(shared/REFERENCE.md, section 7, as observed in public logs of Claude Code 2.1):
+(as observed in public logs of Claude Code 2.1; hand-written examples: tests/importers/cases/valid):
 - one assistant line per content block, chained, all sharing `message.id` and `requestId` (or none of
   them, with `ids=False`, as re-exported logs have); `message.usage` on every line, the input and cache
   figures the same on each, `output_tokens` a placeholder until the response's last line;

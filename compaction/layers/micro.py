@@ -14,7 +14,7 @@ from compaction.model.settings import DEFAULTS, Settings
 
 
 def micro_compact(conversation, settings: Settings = DEFAULTS, placeholder: str = PLACEHOLDER) -> LayerResult:
-    """`placeholder` lets the masking strategy (strategies.py) reuse this layer with its own text."""
+    """`placeholder` lets the masking strategy (strategies/tutorial.py) reuse this layer with its own text."""
     history: History = prepare(conversation)
     placeholder_repr = len(repr(placeholder))
     messages = history.messages

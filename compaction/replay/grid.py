@@ -110,7 +110,7 @@ def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunctio
         candidates = done.setdefault(_replay_key(settings, read), [])
         replayed = _reusable(candidates, settings) if reuse else None
         if replayed is None:
-            replayed = replay(prepared, settings, store, summarizer, model_window_tokens, step,
+            replayed = replay(prepared, settings, store=store, summarizer=summarizer, model_window_tokens=model_window_tokens, strategy=step,
                               keep_histories=False, prices=prices)
             replays += 1
             candidates.append(replayed)

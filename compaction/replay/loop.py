@@ -65,7 +65,7 @@ def _new_outputs(history: History, originals: list, first_new: int, end: int, ou
     return produced, whole
 
 
-def replay(conversation, settings: Settings | None = None, store: OutputStore | None = None,
+def replay(conversation, settings: Settings | None = None, *, store: OutputStore | None = None,
            summarizer: Summarizer | None = None, model_window_tokens: int = MODEL_WINDOW_TOKENS,
            strategy: "str | StepFunction" = "pipeline", keep_histories: bool = True,
            prices: Prices = DEFAULT_PRICES) -> ReplayResult:
@@ -101,7 +101,7 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
     compact_turns = _compact_turns(prepared)
     output_chars = _output_chars_before(prepared)
     pending: list = []  # compact-tool events since the last call
-    compact_focus: list[str | None] = []  # set while a compact call waits for its turn's results
+    waiting_focus: list[str | None] = []  # set while a compact call waits for its turn's results
     checked: list[int] = []
     for index, message in enumerate(originals):
         if message.get("role") == "assistant":
@@ -148,11 +148,11 @@ def replay(conversation, settings: Settings | None = None, store: OutputStore | 
         raw_sum += sizes[index]
         history = history.derive(history.messages + [message], history.sizes + [sizes[index]],
                                  history.origins + [index])
-        if compact_focus and message.get("role") == "user":
-            compacted = compact_answered_turn(history, compact_focus[0], summarizer, store)
+        if waiting_focus and message.get("role") == "user":
+            compacted = compact_answered_turn(history, waiting_focus[0], summarizer, store)
             history = compacted.history
             pending += compacted.events
-        compact_focus = compact_turns.get(index, [])
+        waiting_focus = compact_turns.get(index, [])
     result.max_checked_size = max(checked) if checked else None
     result.artifact_retention = meter.retention()
     if usage:

@@ -45,7 +45,7 @@ def command_report(args: argparse.Namespace) -> int:
     summarizer = make_summarizer(args, settings)
     store = make_store(args)
     result = run_pipeline(conversation, settings, store, summarizer)
-    replayed = replay(conversation, settings, store, summarizer, args.model_window, keep_histories=False)
+    replayed = replay(conversation, settings, store=store, summarizer=summarizer, model_window_tokens=args.model_window, keep_histories=False)
     args.output.write_text(report_html(result, replayed, args.file.name), encoding="utf-8")
     print(f"{args.output}: report on {args.file} ({len(conversation.messages):,} messages)")
     return 0

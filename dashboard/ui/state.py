@@ -174,8 +174,8 @@ def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayR
     so its histories grow with the square of the session's length."""
     current_settings, window, current_prices = settings(), model_window(), prices()
     return _cached(_REPLAYS, _replay_key(strategy, histories),
-                   lambda: replay(history(), current_settings, _replay_store(), OfflineSummarizer(),
-                                  window, strategy, keep_histories=histories, prices=current_prices))
+                   lambda: replay(history(), current_settings, store=_replay_store(), summarizer=OfflineSummarizer(),
+                                  model_window_tokens=window, strategy=strategy, keep_histories=histories, prices=current_prices))
 
 
 def strategy_replay(name: str, params: dict) -> ReplayResult:
@@ -187,8 +187,8 @@ def strategy_replay(name: str, params: dict) -> ReplayResult:
     step = build(name, params)  # checks the parameters before anything is cached
     current_prices = prices()
     key = (loaded().key, name, tuple(sorted(step.params.items())), window, str(store().root), current_prices)
-    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, _replay_store(), OfflineSummarizer(),
-                                                          window, step, keep_histories=False, prices=current_prices),
+    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, store=_replay_store(), summarizer=OfflineSummarizer(),
+                                                          model_window_tokens=window, strategy=step, keep_histories=False, prices=current_prices),
                    size=_STRATEGY_CACHE_SIZE)
 
 
@@ -201,7 +201,7 @@ def replay_later() -> Callable[[], ReplayResult]:
             return lambda: cached
     current_settings, window, current_prices = settings(), model_window(), prices()
     prepared, replay_store = history(), _replay_store()
-    return lambda: replay(prepared, current_settings, replay_store, OfflineSummarizer(), window,
+    return lambda: replay(prepared, current_settings, store=replay_store, summarizer=OfflineSummarizer(), model_window_tokens=window,
                           keep_histories=False, prices=current_prices)
 
 

@@ -56,7 +56,7 @@ def replay_both(messages, chosen, window=200_000):
     with tempfile.TemporaryDirectory() as root:
         for strategy in ("pipeline", step_from_pipeline_result):
             folder = Path(root) / "store"
-            done.append(replay(messages, chosen, SweepStore(folder), model_window_tokens=window, strategy=strategy))
+            done.append(replay(messages, chosen, store=SweepStore(folder), model_window_tokens=window, strategy=strategy))
             shutil.rmtree(folder, ignore_errors=True)
     return done
 

@@ -89,6 +89,6 @@ def test_replay_over_the_window_with_nothing_left_to_summarise_says_so(tmp_path)
 
     messages = [user("x" * 1_000_000), {"role": "assistant", "content": "ok"}, user("again"),
                 {"role": "assistant", "content": "ok"}]
-    result = replay(messages, Settings(context_limit=10_000_000), OutputStore(tmp_path), model_window_tokens=1_000)
+    result = replay(messages, Settings(context_limit=10_000_000), store=OutputStore(tmp_path), model_window_tokens=1_000)
     assert [c.acted for c in result.calls] == [(), ()]
     assert all(c.over_window for c in result.calls) and result.totals["summaries"] == 0

@@ -62,7 +62,7 @@ def naive_replay(conversation, chosen: Settings, store: OutputStore, window: int
 def check_against_naive(conversation, chosen, window, tmp_path):
     store = OutputStore(tmp_path)  # one store for both: persisted paths in the markers are then equal
     before = copy.deepcopy(conversation)
-    result = replay(conversation, chosen, store, model_window_tokens=window)
+    result = replay(conversation, chosen, store=store, model_window_tokens=window)
     assert conversation == before
     expected = naive_replay(conversation, chosen, store, window)
     assert len(result.calls) == len(expected)

@@ -122,8 +122,8 @@ def test_masking_frontier_gives_the_full_masking(data, messages, keep, window):
     with tempfile.TemporaryDirectory() as root:
         store = OutputStore(root)
         chosen = Settings(keep_recent=keep)
-        fast = replay(messages, chosen, store, model_window_tokens=window, strategy="masking")
-        full = replay(messages, chosen, store, model_window_tokens=window, strategy=full_masking_step)
+        fast = replay(messages, chosen, store=store, model_window_tokens=window, strategy="masking")
+        full = replay(messages, chosen, store=store, model_window_tokens=window, strategy=full_masking_step)
     assert [c.as_dict() for c in fast.calls] == [c.as_dict() for c in full.calls]
     for record in fast.calls:
         sent = fast.history(record.call)

@@ -38,7 +38,7 @@ def test_every_request_is_valid_over_the_bundled_samples(name, tmp_path):
             step = build(name, params)
             # the long realistic sample is checked after the replay: guarding each call would copy it 500 times
             checked = step if sample.name.startswith("realistic") else guarded(step)
-            result = replay(conversation, Settings(), OutputStore(tmp_path), strategy=checked)
+            result = replay(conversation, Settings(), store=OutputStore(tmp_path), strategy=checked)
             for record in result.calls:
                 assert check_pairs(result.history(record.call).messages) == [], (sample.name, params, record.call)
         assert conversation.messages == before, sample.name
@@ -52,7 +52,7 @@ def test_every_request_is_valid_over_sessions_with_parallel_calls(name, tmp_path
         messages = with_thinking(generate("realistic", turns=70, seed=seed, parallel_share=0.6,
                                           typical_output=4_000 if big else 600, max_output=30_000 if big else 12_000))
         before = copy.deepcopy(messages)
-        result = replay(messages, Settings(), OutputStore(tmp_path), model_window_tokens=200_000 if big else 20_000,
+        result = replay(messages, Settings(), store=OutputStore(tmp_path), model_window_tokens=200_000 if big else 20_000,
                         strategy=guarded(build(name, TIGHT[name])))
         assert messages == before
         acted = {action for record in result.calls for action in record.acted}
@@ -67,7 +67,7 @@ def test_every_request_is_valid_over_random_conversations(name, data, messages, 
     params = data.draw(st.sampled_from([{}, TIGHT[name]]))
     before = copy.deepcopy(messages)
     with tempfile.TemporaryDirectory() as root:
-        replay(messages, Settings(), OutputStore(root), model_window_tokens=window,
+        replay(messages, Settings(), store=OutputStore(root), model_window_tokens=window,
                strategy=guarded(build(name, params)))
     assert messages == before
 
@@ -89,8 +89,8 @@ def test_what_a_strategy_remembers_between_calls_changes_no_request(name, data, 
     step = build(name, TIGHT[name])
     with tempfile.TemporaryDirectory() as root:
         store = OutputStore(root)
-        remembered = replay(messages, Settings(), store, strategy=step)
-        fresh = replay(messages, Settings(), store, strategy=from_scratch(step))
+        remembered = replay(messages, Settings(), store=store, strategy=step)
+        fresh = replay(messages, Settings(), store=store, strategy=from_scratch(step))
     assert [c.as_dict() for c in remembered.calls] == [c.as_dict() for c in fresh.calls]
     for record in remembered.calls:
         assert remembered.history(record.call).messages == fresh.history(record.call).messages

@@ -1,6 +1,6 @@
 """One Claude Code JSONL line as a record of the parentUuid tree: a message, a compaction boundary, or
 another line that only connects the tree (progress, attachment, ...). There is no official schema:
-the fields read here are those the files are seen to carry (shared/REFERENCE.md, section 7)."""
+the fields read here are those the files are seen to carry (hand-written examples of each observed layout: tests/importers/cases/valid)."""
 
 from dataclasses import dataclass, field
 from typing import Any
