@@ -1,4 +1,5 @@
-"""One loader for the conversation formats people bring: Anthropic Messages, Claude Code JSONL, OpenAI chat.
+"""One loader for the conversation formats people bring: Anthropic Messages, Claude Code JSONL, OpenAI chat,
+Codex CLI rollouts, Gemini CLI chats.
 
 `load_conversation(source, format="auto", name=None)` returns a Conversation in Anthropic form, with
 the detected format, warnings (message indices) and metadata. Bad input raises ConversationError
@@ -11,12 +12,12 @@ from typing import Any
 from ..conversation import Conversation, LoadWarning
 from ..errors import ConversationError
 from ..limits import check_value_count
-from . import anthropic, claude_code, openai, openhands, swe_agent
+from . import anthropic, claude_code, codex, gemini, openai, openhands, swe_agent
 from .jsonl import read_lines
 from .source import MAX_FILE_BYTES, MAX_NESTING_DEPTH, parse_document, read_source
 from .surrogates import might_hold_surrogates, without_lone_surrogates
 
-FORMATS = ("auto", "anthropic", "claude-code", "openai", "swe-agent", "openhands")
+FORMATS = ("auto", "anthropic", "claude-code", "openai", "swe-agent", "openhands", "codex", "gemini")
 
 # Roles and keys only OpenAI chat messages have.
 _OPENAI_ROLES = ("system", "developer", "tool", "function")  # a tuple: roles may be unhashable junk
@@ -39,9 +40,15 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
 def _parse(data: bytes, label: str, format: str) -> Conversation:
     if format == "claude-code":
         return claude_code.load(read_lines(data, label))
+    if format == "codex":
+        return codex.load(read_lines(data, label))
     document = parse_document(data, label)
     if document is None:  # JSON lines
         lines = read_lines(data, label)
+        if format == "auto" and codex.looks_like(lines.objects):
+            return codex.load(lines)
+        if format == "gemini" or (format == "auto" and gemini.looks_like_lines(lines.objects)):
+            return gemini.from_lines(lines)
         if format == "anthropic" or (format == "auto" and _first_object_is_message(lines.objects)):
             return anthropic.from_lines(lines)
         if format in ("auto", "openhands", "swe-agent") and lines.objects and _is_run_record(lines.objects[0][1]):
@@ -59,6 +66,8 @@ def _parse(data: bytes, label: str, format: str) -> Conversation:
         return openhands.from_json(value, label)
     if detected == "openai":
         return openai.from_json(value, label)
+    if detected == "gemini":
+        return gemini.from_json(value, label)
     return anthropic.from_json(value, label)
 
 
@@ -67,6 +76,8 @@ def detect_format(value: Any) -> str:
     if isinstance(value, dict) and "messages" not in value and isinstance(value.get("type"), str) \
             and any(key in value for key in ("uuid", "sessionId", "leafUuid")):
         return "claude-code"
+    if gemini.looks_like(value):
+        return "gemini"
     if swe_agent.looks_like(value):
         return "swe-agent"
     if openhands.looks_like(value):
