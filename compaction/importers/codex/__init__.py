@@ -33,7 +33,7 @@ def load(lines: JsonLines) -> Conversation:
         raise ConversationError("no response items: not a Codex rollout with messages" + lines.first_problem(),
                                 where=lines.label)
     metadata = _metadata(session, out, walk.tokens)
-    fresh_starts = frozenset(b["index"] for b in out.boundaries if b["replacement_items"] is not None)
+    fresh_starts = frozenset(b["index"] for b in out.boundaries if b["new_start"])
     return build_conversation(out.messages, lines.label, FORMAT, _warnings(lines, session, out),
                               system="\n\n".join(out.system) or None, metadata=metadata, fresh_starts=fresh_starts,
                               usage=out.usage if any(out.usage) else [],

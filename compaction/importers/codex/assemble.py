@@ -103,7 +103,7 @@ class Walk:
             self.out.efforts.append(effort)
 
     def _item(self, record: Record) -> None:
-        converted = convert(record.payload, record.where)
+        converted = convert(record.payload, record.where, record.line)
         if converted is None:
             kind = item_type(record.payload)
             self.out.unknown_items[kind] = self.out.unknown_items.get(kind, 0) + 1
@@ -210,7 +210,7 @@ class Walk:
     def compaction(self, record: Record, payload: dict | None) -> None:
         """A compaction point: the history so far ends; Codex's new start follows as one user message."""
         if self.open_boundary is not None:  # the other line of the same compaction
-            if payload is not None and self.open_boundary["replacement_items"] is None:
+            if payload is not None and not self.open_boundary["new_start"]:
                 self._new_start(self.open_boundary, record, payload)
             return
         if self.response is not None:
@@ -221,7 +221,7 @@ class Walk:
         boundary = {"index": len(self.out.messages), "trigger": "unknown",
                     "pre_tokens": self.last_call.total if self.last_call else None,
                     "position": "mid_turn" if mid_turn else "between_turns", "line": record.line,
-                    "replacement_items": None}
+                    "replacement_items": None, "new_start": False}
         self.out.boundaries.append(boundary)
         self.open_boundary = boundary
         if payload is not None:
@@ -235,8 +235,8 @@ class Walk:
         else:
             message = payload.get("message") if isinstance(payload.get("message"), str) else ""
             start = rebuilt(self.user_texts, message)
-            boundary["replacement_items"] = 0
-            boundary["rebuilt"] = True
+            boundary["rebuilt"] = True  # from compact.rs's rule: the file has the summary only
+        boundary["new_start"] = True
         boundary.update({key: start.counts.get(key, 0) for key in
                          ("kept_user_messages", "kept_assistant_messages", "encrypted_summary_chars")})
         for text in start.system:

@@ -48,8 +48,9 @@ def item_type(payload: dict) -> str:
     return kind if isinstance(kind, str) else "(no type)"
 
 
-def convert(payload: dict, where: str) -> Converted | None:
-    """The item's blocks; None for an item of a type this reader does not know."""
+def convert(payload: dict, where: str, line: int = 0) -> Converted | None:
+    """The item's blocks; None for an item of a type this reader does not know. `line` names a web
+    search that has no id of its own."""
     kind = item_type(payload)
     if kind == "message":
         return _message(payload, where)
@@ -60,7 +61,7 @@ def convert(payload: dict, where: str) -> Converted | None:
         return _call(payload, kind, where)
     if kind == "web_search_call":
         action = payload.get("action") if isinstance(payload.get("action"), dict) else {}
-        block_id = payload.get("id") if isinstance(payload.get("id"), str) else f"web_search@{where}"
+        block_id = payload.get("id") if isinstance(payload.get("id"), str) else f"web_search_line_{line}"
         return Converted("model", [{"type": "server_tool_use", "id": block_id, "name": "web_search", "input": action}])
     if kind in OUTPUT_ITEMS:
         call_id = _string(payload, "call_id", kind, where)

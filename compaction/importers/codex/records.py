@@ -24,10 +24,11 @@ class Record:
     kind: str  # "item" | "event" | "turn_context" | "compacted" | "meta" | "state" | "other"
     payload: dict
     timestamp: str | None = None
+    label: str = ""  # the file, for errors
 
     @property
     def where(self) -> str:
-        return f"line {self.line}"
+        return f"{self.label}: line {self.line}"
 
 
 @dataclass
@@ -64,7 +65,7 @@ def read_records(lines: JsonLines) -> tuple[list[Record], Session]:
             _read_meta(session, value)
             continue
         if session.layout == "legacy-2025":
-            records.append(_legacy_record(session, number, value))
+            records.append(_legacy_record(session, number, value, lines.label))
             continue
         line_type = value.get("type")
         if line_type not in ENVELOPE_TYPES:
@@ -80,15 +81,16 @@ def read_records(lines: JsonLines) -> tuple[list[Record], Session]:
             _read_meta(session, payload)
             continue
         kind = {"response_item": "item", "event_msg": "event"}.get(line_type, line_type)
-        records.append(Record(number, kind, payload, timestamp))
+        records.append(Record(number, kind, payload, timestamp, lines.label))
     return records, session
 
 
-def _legacy_record(session: Session, number: int, value: dict) -> Record:
+def _legacy_record(session: Session, number: int, value: dict, label: str) -> Record:
     if value.get("record_type") == "state":
         session.state_lines += 1
-        return Record(number, "state", value)
-    return Record(number, "item", value, value.get("timestamp") if isinstance(value.get("timestamp"), str) else None)
+        return Record(number, "state", value, None, label)
+    timestamp = value.get("timestamp") if isinstance(value.get("timestamp"), str) else None
+    return Record(number, "item", value, timestamp, label)
 
 
 def _read_meta(session: Session, payload: dict) -> None:

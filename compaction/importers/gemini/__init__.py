@@ -49,7 +49,10 @@ def from_lines(lines: JsonLines) -> Conversation:
     if stream.looks_like(lines.objects) or not chat_lines.looks_like(lines.objects):
         run = stream.first_run(lines)
         facts = dict(run.facts)
-        models = [facts["model"]] if isinstance(facts.get("model"), str) else []
+        # the models that answered, from the totals; `init` may name only a router ("auto")
+        stats = facts.get("stats") if isinstance(facts.get("stats"), dict) else {}
+        models = list(stats["models"]) if isinstance(stats.get("models"), dict) and stats["models"] else \
+            [facts["model"]] if isinstance(facts.get("model"), str) else []
         return _conversation(run.built, lines.label, {"session_id": facts.pop("session_id", None)},
                              {"layout": "stream-json", **facts, "models": models}, run.warnings, lines)
     chat = chat_lines.read_chat_lines(lines)

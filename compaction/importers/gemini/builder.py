@@ -59,10 +59,12 @@ class Builder:
             self.calls.append(use["id"])
         self.statuses.update(statuses)
 
-    def add_result(self, call_id: str, block: dict) -> bool:
+    def add_result(self, call_id: str, block: dict, timestamp: str | None = None) -> bool:
         """Place a result; False when it answers no call of the last response (nor repeats one)."""
         if call_id in self.calls and call_id not in self.results:
             self.results[call_id] = block
+            if self.user_time is None:
+                self.user_time = timestamp  # when the tool finished: the result's turn
             return True
         if call_id in self.results:
             return True  # the same result written twice (in the call's record and as a tool turn)

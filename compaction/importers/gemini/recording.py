@@ -76,7 +76,7 @@ def _user(builder: Builder, record: dict, timestamp: str | None) -> None:
         blocks = []
         for response in responses:
             call_id = response.get("id") if isinstance(response.get("id"), str) else ""
-            if not builder.add_result(call_id, result_block(call_id, response)):
+            if not builder.add_result(call_id, result_block(call_id, response), timestamp):
                 text = response_content(response)[0]
                 blocks.append({"type": "text", "text": f"[{response.get('name')} result; its call is not recorded] "
                                                        f"{text}"})
@@ -112,11 +112,11 @@ def _model_turn(builder: Builder, record: dict, timestamp: str | None, tokens: d
             builder.count("model_turns_back_to_back")  # no call, no result, no person between: not recorded
         builder.start_response(blocks, timestamp, usage)
     builder.add_calls(uses, statuses)
-    for call_id, block in results:
-        builder.add_result(call_id, block)
+    for call_id, block, finished in results:
+        builder.add_result(call_id, block, finished)
 
 
-def _calls(calls: list, where: str) -> tuple[list[dict], dict[str, str], list[tuple[str, dict]]]:
+def _calls(calls: list, where: str) -> tuple[list[dict], dict[str, str], list[tuple[str, dict, str | None]]]:
     """tool_use blocks, statuses and results of toolCalls records or functionCall parts."""
     uses, statuses, results = [], {}, []
     for position, call in enumerate(calls):
@@ -128,8 +128,9 @@ def _calls(calls: list, where: str) -> tuple[list[dict], dict[str, str], list[tu
         if isinstance(call.get("status"), str):
             statuses[call_id] = call["status"]
         result = call.get("result")
+        finished = call.get("timestamp") if isinstance(call.get("timestamp"), str) else None
         if isinstance(result, str):
-            results.append((call_id, {"type": "tool_result", "tool_use_id": call_id, "content": result}))
+            results.append((call_id, {"type": "tool_result", "tool_use_id": call_id, "content": result}, finished))
         elif isinstance(result, list) and result:
             responses = function_responses(result)
             extra = text_blocks(result)
@@ -137,7 +138,7 @@ def _calls(calls: list, where: str) -> tuple[list[dict], dict[str, str], list[tu
                 {"type": "tool_result", "tool_use_id": call_id, "content": extra}
             if responses and extra:  # parts beside the response (an image read, a note) go with it
                 block["content"] = [{"type": "text", "text": block["content"]}, *extra]
-            results.append((call_id, block))
+            results.append((call_id, block, finished))
     return uses, statuses, results
 
 

@@ -73,7 +73,7 @@ def first_run(lines: JsonLines) -> Run:
             builder.add_calls([{"type": "tool_use", "id": event["tool_id"], "name": str(event.get("tool_name", "")),
                                 "input": parameters}], {})
         elif kind == "tool_result" and isinstance(event.get("tool_id"), str):
-            builder.add_result(event["tool_id"], _result(event))
+            builder.add_result(event["tool_id"], _result(event), time)
         elif kind == "error":
             builder.count("error_events")
         elif kind == "result":
