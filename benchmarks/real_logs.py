@@ -2,15 +2,20 @@
 
     .venv/bin/python benchmarks/real_logs.py DIR [--json]
 
-For every session file under DIR (.jsonl, .json, .traj; subagent files under `subagents/` are skipped:
-they are sidechains of another session), loads it and compares what was loaded with counts taken from
-the raw file by a separate, plain reading of its lines (no code shared with the importers):
-- responses: distinct `message.id` (or `requestId`) of the main thread's assistant lines, against the
-  assistant messages loaded (equal unless the file holds rewinds or restarts, which the loader reports);
-- tool results: tool_result blocks on main-thread lines, against those loaded;
+For every session file under DIR (.jsonl, .json, .traj; Claude Code subagent files under `subagents/` are
+skipped: they are sidechains of another session), loads it and compares what was loaded with counts taken
+from the raw file by a separate, plain reading (raw_counts.py: no code shared with the importers):
+- format: the one the folder names (`claude_code/`, `codex/`, `gemini/` in the path), against the detected one;
+- responses: model calls the raw file shows (Claude Code: distinct `message.id`; Codex: distinct
+  token_count totals; Gemini: messages with tokens), against the assistant messages loaded and the
+  calls that carry usage;
+- tool results: against those loaded (Codex: output items; Gemini: tool calls with a result);
+- compactions: the log's own (compact_boundary lines, `compacted` lines, compression notes), against the
+  compaction points loaded;
 - tool pairs: problems in what was loaded (a call still waiting at the end of a log is allowed);
-- usage: responses that recorded usage.
-Prints one row per file and the totals; exits 1 when a file loses tool results or breaks a pair.
+- with --replay, the replay at default settings: one model call per response, valid pairs in every request.
+Prints one row per file and the totals; exits 1 when a file loses tool results, breaks a pair, is read as
+another format, or misses one of its compactions.
 """
 
 import argparse
@@ -18,11 +23,16 @@ import json
 import sys
 from pathlib import Path
 
-from compaction.errors import ConversationError
-from compaction.importers import load_conversation
-from compaction.importers.formats import SUFFIXES
-from compaction.model.messages import tool_results
-from compaction.model.validity import check_pairs, is_waiting_call
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # raw_counts.py, beside this script
+
+from raw_counts import expected_format, raw_agent_counts  # noqa: E402
+
+from compaction.errors import ConversationError  # noqa: E402
+from compaction.importers import load_conversation  # noqa: E402
+from compaction.importers.formats import SUFFIXES  # noqa: E402
+from compaction.model.messages import tool_results  # noqa: E402
+from compaction.model.validity import check_pairs, is_waiting_call  # noqa: E402
+from compaction.replay.loop import replay  # noqa: E402
 
 
 def raw_counts(path: Path) -> dict:
@@ -44,8 +54,8 @@ def raw_counts(path: Path) -> dict:
     return {"responses": len(responses), "results": results}
 
 
-def check(path: Path, root: Path) -> dict:
-    row = {"file": str(path.relative_to(root))}
+def check(path: Path, root: Path, with_replay: bool = False) -> dict:
+    row = {"file": str(path.relative_to(root)), "expected_format": expected_format(path)}
     try:
         conversation = load_conversation(path)
     except ConversationError as error:
@@ -64,6 +74,16 @@ def check(path: Path, root: Path) -> dict:
         left_out = conversation.metadata.get("branch_lines_skipped", 0) + \
             conversation.metadata.get("restart_lines_skipped", 0)
         row |= {"raw_responses": raw["responses"], "raw_results": raw["results"], "left_out_lines": left_out}
+    elif conversation.format in ("codex", "gemini"):
+        row |= raw_agent_counts(path, conversation.format) | {"left_out_lines": 0}
+    row["compactions"] = len(conversation.metadata.get("compact_boundaries") or ())
+    row["window"] = conversation.metadata.get("model_context_window")
+    row["version"] = conversation.metadata.get("agent_version")
+    if with_replay:
+        result = replay(conversation)
+        row["replay_calls"] = len(result.calls)
+        row["replay_broken"] = sum(1 for r in result.calls if any(
+            not is_waiting_call(p, len(result.history(r.call).messages)) for p in check_pairs(result.history(r.call).messages)))
     return row
 
 
@@ -71,26 +91,31 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--replay", action="store_true", help="also replay each file at default settings")
     args = parser.parse_args()
     files = sorted(p for p in args.folder.rglob("*") if p.suffix in SUFFIXES and p.is_file()
                    and "subagents" not in p.parts)
-    rows = [check(path, args.folder) for path in files]
+    rows = [check(path, args.folder, args.replay) for path in files]
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(f"{'file':<72} {'format':<12} {'resp':>5} {'raw':>5} {'results':>7} {'raw':>5} {'usage':>5} "
-              f"{'wait':>4} {'broken':>6}")
+        print(f"{'file':<60} {'format':<12} {'resp':>5} {'raw':>5} {'results':>7} {'raw':>5} {'usage':>5} "
+              f"{'wait':>4} {'broken':>6} {'cmp':>3} {'raw':>3} {'calls':>5}")
         for row in rows:
             if "error" in row:
-                print(f"{row['file'][-72:]:<72} ERROR {row['error'][:80]}")
+                print(f"{row['file'][-60:]:<60} ERROR {row['error'][:80]}")
                 continue
-            print(f"{row['file'][-72:]:<72} {row['format']:<12} {row['responses']:>5} "
+            print(f"{row['file'][-60:]:<60} {row['format']:<12} {row['responses']:>5} "
                   f"{row.get('raw_responses', '-'):>5} {row['results']:>7} {row.get('raw_results', '-'):>5} "
-                  f"{row['usage']:>5} {row['waiting']:>4} {row['broken']:>6}")
+                  f"{row['usage']:>5} {row['waiting']:>4} {row['broken']:>6} {row['compactions']:>3} "
+                  f"{row.get('raw_compactions', '-'):>3} {row.get('replay_calls', '-'):>5}")
     lost = [r for r in rows if "raw_results" in r and r["results"] < r["raw_results"] and not r["left_out_lines"]]
-    broken = [r for r in rows if r.get("broken")]
-    print(f"\n{len(rows)} files; {len(lost)} lose tool results; {len(broken)} have broken pairs", file=sys.stderr)
-    return 1 if lost or broken else 0
+    broken = [r for r in rows if r.get("broken") or r.get("replay_broken")]
+    misread = [r for r in rows if r["expected_format"] and r.get("format") != r["expected_format"]]
+    missed = [r for r in rows if "raw_compactions" in r and r["compactions"] < r["raw_compactions"]]
+    print(f"\n{len(rows)} files; {len(lost)} lose tool results; {len(broken)} have broken pairs; {len(misread)} read "
+          f"as another format; {len(missed)} miss a compaction of their own", file=sys.stderr)
+    return 1 if lost or broken or misread or missed else 0
 
 
 if __name__ == "__main__":

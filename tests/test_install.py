@@ -3,10 +3,12 @@ folder that is not the checkout. The new venv borrows this venv's third-party pa
 line (no download), but compaction-lab itself is built and installed there from the checkout."""
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
 import time
+import tomllib
 import urllib.request
 from pathlib import Path
 
@@ -31,10 +33,24 @@ def installed(tmp_path_factory) -> Path:
     site = Path(sysconfig.get_path("purelib", vars={"base": str(venv), "platbase": str(venv)}))
     site.mkdir(parents=True, exist_ok=True)
     (site / "borrowed-packages.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    # a copy of what git holds, so the build writes nothing into the checkout
+    checkout = folder / "checkout"
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+    for name in tracked.decode().split("\0"):
+        if name and (REPO / name).is_file():
+            (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, checkout / name)
     done = run([venv / "bin" / "python", "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
-                REPO], cwd=folder, timeout=600)
+                checkout], cwd=folder, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     return venv / "bin"
+
+
+def test_every_package_of_the_checkout_is_installed(installed):
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(path.parent.relative_to(REPO).parts) for top in ("compaction", "dashboard")
+             for path in (REPO / top).rglob("__init__.py")}
+    assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
 
 
 def test_the_installed_package_is_used_not_the_checkout(installed, tmp_path):

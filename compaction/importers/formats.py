@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compaction.importers import anthropic, claude_code, openai, openhands, runs, swe_agent
+from compaction.importers import anthropic, claude_code, codex, gemini, openai, openhands, runs, swe_agent
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation
 
@@ -48,11 +48,16 @@ FORMATS: tuple[Format, ...] = (
     Format("openhands", "OpenHands", "an OpenHands trajectory (the exported event list, or an evaluation's "
            "output.jsonl)", (".json", ".jsonl"), openhands.from_json, runs.first_run_of(openhands),
            openhands.looks_like, runs.runs_of(openhands)),
+    Format("codex", "Codex CLI", "a Codex CLI rollout (rollout-*.jsonl, the 2025 layout included)", (".jsonl",),
+           None, codex.load, None, codex.looks_like),
+    Format("gemini", "Gemini CLI", "a Gemini CLI chat recording (session-*.json) or its headless stream-json output",
+           (".json", ".jsonl"), gemini.from_json, gemini.from_lines, gemini.looks_like, gemini.looks_like_lines),
 )
 BY_NAME: dict[str, Format] = {entry.name: entry for entry in FORMATS}
 # Detection order: the more particular shapes first, the catch-all last
-DOCUMENT_ORDER = tuple(BY_NAME[name] for name in ("claude-code", "swe-agent", "openhands", "openai", "anthropic"))
-LINES_ORDER = tuple(BY_NAME[name] for name in ("anthropic", "openhands", "swe-agent", "claude-code"))
+DOCUMENT_ORDER = tuple(BY_NAME[name] for name in ("claude-code", "gemini", "swe-agent", "openhands", "openai",
+                                                  "anthropic"))
+LINES_ORDER = tuple(BY_NAME[name] for name in ("codex", "gemini", "anthropic", "openhands", "swe-agent", "claude-code"))
 CHOICES = ("auto", *BY_NAME)  # the values of `--format`
 SUFFIXES = tuple(sorted({suffix for entry in FORMATS for suffix in entry.suffixes}))  # of a session file
 

@@ -43,8 +43,8 @@ class Conversation:
 
     `usage` is what each model call recorded, for formats that record it (Claude Code): one entry per
     message, a dict with `input_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` and
-    `output_tokens` at the assistant message the call produced, None elsewhere and where the log has
-    none. `timestamps` holds each message's time (ISO 8601 text) or None. Both are empty when the format
+    `output_tokens` at the assistant message the call produced (and `model` and the cache writes by
+    lifetime when the log has them: importers/usage.py), None elsewhere and where the log has none. `timestamps` holds each message's time (ISO 8601 text) or None. Both are empty when the format
     records nothing of the kind.
     """
 
@@ -55,7 +55,7 @@ class Conversation:
     source: str = ""
     warnings: list[LoadWarning] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
-    usage: list[dict[str, int] | None] = field(default_factory=list)
+    usage: list[dict[str, Any] | None] = field(default_factory=list)
     timestamps: list[str | None] = field(default_factory=list)
     # check_pairs of `messages`, computed once by the loader (None: not checked yet)
     pair_problems: list | None = field(default=None, repr=False)

@@ -12,8 +12,15 @@ COMPACTION_BLOCK_PREFIX = "[Compaction block]"  # Anthropic's compact_20260112, 
 LANGCHAIN_SUMMARY_PREFIX = "Here is a summary of the conversation to date:"
 CONDENSATION_PREFIX = "[Condensation summary]"  # OpenHands' summary event carries no heading of its own
 TURNS_SUMMARY_PREFIX = "[Summary of earlier turns]"  # the hybrid's summary every N turns
+CODEX_SUMMARY_PREFIX = ("Another language model started to solve this problem and produced a summary of its thinking "
+                        "process. You also have access to the state of the tools that were used by that language "
+                        "model. Use this to build on the work that has already been done and avoid duplicating work. "
+                        "Here is the summary produced by the other language model, use the information in this "
+                        "summary to assist with your own analysis:")  # codex-rs templates/compact/summary_prefix.md
+GEMINI_SUMMARY_PREFIX = "<state_snapshot>"  # gemini-cli's compression prompt asks for one
 SUMMARY_PREFIXES = (COMPACTED_PREFIX, REACTIVE_PREFIX, KEEP_LAST_SUMMARY_PREFIX, CLAUDE_CODE_SUMMARY_PREFIX,
-                    COMPACTION_BLOCK_PREFIX, LANGCHAIN_SUMMARY_PREFIX, CONDENSATION_PREFIX, TURNS_SUMMARY_PREFIX)
+                    COMPACTION_BLOCK_PREFIX, LANGCHAIN_SUMMARY_PREFIX, CONDENSATION_PREFIX, TURNS_SUMMARY_PREFIX,
+                    CODEX_SUMMARY_PREFIX, GEMINI_SUMMARY_PREFIX)
 SNIP_PREFIX = "[snipped "
 PLACEHOLDER = "[Earlier tool result compacted. Re-run if needed.]"
 MASK = "<MASKED>"  # OpenHands' observation-masking text

@@ -3,22 +3,32 @@ any of them: `step(history, settings, store, summarizer) -> Step` (base.py).
 
 The registry: every strategy by its stable name, with its parameters, defaults and sources (spec.py).
 One module per family: the tutorial's pipeline and its first two peers (tutorial.py), Claude Code,
-the Anthropic API's context management, LangChain's middleware, OpenHands' condensers and the
-Complexity Trap's hybrid. `build(name, params)` gives a step function at those parameters.
+the Anthropic API's context management, LangChain's middleware, OpenHands' condensers, the
+Complexity Trap's hybrid, Codex CLI's auto-compaction and Gemini CLI's chat compression. `build(name, params)` gives a step function at those parameters.
 """
 
 from collections.abc import Mapping
 from typing import Any
 
 from compaction.errors import SettingsError
-from compaction.strategies import anthropic_api, claude_code, hybrid, langchain, openhands, tutorial
+from compaction.strategies import (
+    anthropic_api,
+    claude_code,
+    codex,
+    gemini_cli,
+    hybrid,
+    langchain,
+    openhands,
+    tutorial,
+)
 from compaction.strategies.actions import LOOP_ACTIONS
 from compaction.strategies.base import Step, StepFunction, summaries_made
 from compaction.strategies.spec import Action, Built, Source, StrategySpec
 from compaction.strategies.tutorial import masking_step, pipeline_step, summary_keep_last_step
 
 REGISTRY: dict[str, StrategySpec] = {spec.name: spec for spec in (
-    *tutorial.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS)}
+    *tutorial.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS,
+    *codex.SPECS, *gemini_cli.SPECS)}
 
 # Every action a replay may record, by name, in the order legends list them: the strategies' own, then the
 # loop's (reactive compaction, the compact tool)

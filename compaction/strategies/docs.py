@@ -8,8 +8,8 @@ INTRO = """# Compaction strategies
 <!-- Written by `python -m compaction strategies --markdown > docs/strategies.md` from the registry in
 compaction/strategies/; edit the registry, not this file (a test checks they agree). -->
 
-What the tutorial's pipeline, Claude Code, the Anthropic API, LangChain and OpenHands would do to the
-same session, replayed call by call (`python -m compaction replay FILE --strategy NAME --param KEY=VALUE`,
+What the tutorial's pipeline, Claude Code, the Anthropic API, LangChain, OpenHands, Codex CLI and Gemini
+CLI would do to the same session, replayed call by call (`python -m compaction replay FILE --strategy NAME --param KEY=VALUE`,
 or side by side on the Compare page). `python -m compaction strategies` lists the same facts.
 
 How every strategy is replayed:

@@ -26,6 +26,8 @@ TIGHT = {
     "openhands-pipeline": {"max_size": 12, "keep_first": 2, "browser_tools": ("bash",),
                            "browser_attention_window": 1},
     "hybrid": {"mask_window": 2, "summarize_every": 3, "keep_last_turns": 2},
+    "codex": {"window_tokens": 3_000, "user_message_budget_tokens": 50},
+    "gemini-cli": {"window_tokens": 6_000, "function_response_budget_tokens": 200, "truncate_chars": 400},
 }
 
 

@@ -19,7 +19,7 @@ CLEARED = len(repr("x" * 4000)) - len(repr(API_CLEARED))
 NAMES = {"pipeline", "masking", "summary_keep_last", "claude-code", "anthropic-clear-tool-uses",
          "anthropic-clear-thinking", "anthropic-compact", "langchain-summarization", "langchain-clear-tool-uses",
          "openhands-masking", "openhands-recent", "openhands-llm", "openhands-amortized", "openhands-pipeline",
-         "hybrid"}
+         "hybrid", "codex", "gemini-cli"}
 
 
 @pytest.fixture
@@ -118,4 +118,5 @@ def test_docs_strategies_md_is_the_registry_written_out(capsys):
         assert f"## {spec.title} (`{name}`)" in written
         for source in spec.sources:
             assert source.label in written
-    assert written.count("Known only from public reverse engineering") == 1  # Claude Code's section
+    # Claude Code's, Codex CLI's and Gemini CLI's sections
+    assert written.count("Known only from public reverse engineering") == 3

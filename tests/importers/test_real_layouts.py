@@ -36,6 +36,31 @@ SHAPES = {
     # OpenHands: two parallel calls written action, observation, action, observation; a think call
     # (its observation is a result too); a finish call left waiting
     "openhands_events.json": (4, 4, 1),
+    # Codex 0.117: three parallel calls, their token_count written after the calls and again after the
+    # outputs (one call), the outputs in call order; then the final answer
+    "codex_parallel_calls.jsonl": (2, 3, 0),
+    # Codex 0.55: token_count before each response's items and repeated after its output; a custom tool
+    # call (apply_patch); an interrupted call answered `aborted`; an interrupted reasoning-only response
+    "codex_duplicated_token_count.jsonl": (5, 3, 0),
+    # Codex 0.118: web searches inside one response (no output items); the log stops after a call
+    "codex_web_search_waiting_call.jsonl": (2, 0, 1),
+    # Codex 0.118 mid-turn compaction: compacted (replacement history) + context_compacted
+    "codex_compaction.jsonl": (3, 2, 0),
+    # an older local compaction: compacted with the summary only
+    "codex_compaction_summary_only.jsonl": (2, 0, 0),
+    # the August 2025 layout: bare header and items, state lines, two parallel calls
+    "codex_legacy_2025.jsonl": (2, 2, 0),
+    # Gemini chat recording: two parallel calls with results; a call recorded apart after
+    # "Request cancelled." (it belongs to the response before); notes and a command not sent
+    "gemini_chat_tool_calls.json": (4, 4, 0),
+    # Gemini JSON-lines recording: a message rewritten with its tokens and calls, the tool turn written
+    # again as a user message, a rewind; it stops while a call runs
+    "gemini_chat_lines.jsonl": (3, 1, 1),
+    # Gemini stream-json: text in chunks, two parallel calls (one failing), a harness's fields on each line
+    "gemini_stream.jsonl": (2, 2, 0),
+    "gemini_stream_two_runs.jsonl": (1, 0, 0),
+    # a stream cut off after a call
+    "gemini_stream_cut_off.jsonl": (2, 1, 1),
 }
 
 
@@ -74,10 +99,12 @@ def test_parallel_results_come_in_call_order_whatever_order_they_were_written():
 def test_usage_is_the_last_line_of_each_response():
     # earlier lines carry a placeholder output count; the last line of the response has the final one
     usage = load_conversation(CASES / "claude_code_parallel_results_own_parents.jsonl").usage
+    # the first response's log splits its cache write by lifetime (all 5-minute); the second's does not
     assert usage == [None, {"input_tokens": 3, "cache_creation_input_tokens": 2210, "cache_read_input_tokens": 17850,
-                            "output_tokens": 141},
+                            "output_tokens": 141, "cache_write_5m_tokens": 2210, "cache_write_1h_tokens": 0,
+                            "model": "claude-opus-4-6"},
                      None, {"input_tokens": 1, "cache_creation_input_tokens": 455, "cache_read_input_tokens": 20060,
-                            "output_tokens": 31}]
+                            "output_tokens": 31, "model": "claude-opus-4-6"}]
 
 
 def test_a_file_of_notes_only_is_still_an_error():

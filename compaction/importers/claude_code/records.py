@@ -8,13 +8,13 @@ from typing import Any
 from compaction.errors import ConversationError
 from compaction.importers.checks import check_message
 from compaction.importers.source import kind_of
+from compaction.importers.usage import from_anthropic as read_usage
 
 # Line types Claude Code writes that carry no message; anything else unknown is counted as unknown.
 KNOWN_OTHER_TYPES = frozenset({
     "system", "summary", "file-history-snapshot", "queue-operation", "progress", "attachment",
     "custom-title", "ai-title", "last-prompt", "cost-state", "tag", "mode", "permission-mode", "atis-latch",
 })
-USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
 
 @dataclass
@@ -29,7 +29,7 @@ class Record:
     message_id: str | None = None  # message.id: the lines of one response share it
     request_id: str | None = None  # requestId: likewise, where message.id is missing
     source_tool: str | None = None  # sourceToolAssistantUUID: the line of the tool_use a result answers
-    usage: dict[str, int] | None = None
+    usage: dict[str, Any] | None = None  # usage.py
     compact_summary: bool = False
     boundary: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -79,17 +79,5 @@ def _message_record(line: dict, line_type: str, number: int, label: str, node_id
     return Record(number, node_id, parent, "message", timestamp, role, message.get("content"),
                   message_id=_text(message.get("id")), request_id=_text(line.get("requestId")),
                   source_tool=_text(line.get("sourceToolAssistantUUID")),
-                  usage=read_usage(message.get("usage")) if role == "assistant" else None,
+                  usage=read_usage(message.get("usage"), message.get("model")) if role == "assistant" else None,
                   compact_summary=line.get("isCompactSummary") is True, warnings=warnings)
-
-
-def read_usage(usage: Any) -> dict[str, int] | None:
-    """The four token counts of a response's usage (0 for one not written); None when there is no usage
-    or it is all zero (a line Claude Code wrote itself, not a model response)."""
-    if not isinstance(usage, dict):
-        return None
-    counts = {}
-    for key in USAGE_KEYS:
-        value = usage.get(key)
-        counts[key] = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-    return counts if any(counts.values()) else None
