@@ -1,4 +1,13 @@
-"""Compaction Lab's engine: the four-layer context compaction pipeline, pure Python."""
+"""Compaction Lab's engine, pure Python: load an agent's log, run the four-layer compaction pipeline on it,
+replay it call by call with any strategy of the registry, sweep two settings, and measure what each costs
+and loses. The public API is re-exported here; the subpackages are its table of contents:
+
+- model/ (messages, conversations, histories, sizes, settings, tokens), layers/ (L3, L1, L2, L4, the
+  pipeline, reactive compaction, the compact tool), strategies/ (the registry of peer strategies),
+  replay/ (the loop, its records, sweeps, parallel execution), measures/ (cache, cost, loss, the
+  registry of measures), importers/ (the registry of formats), llm/ (Claude, when given a key),
+  summarizers/, storage/ (persisted outputs, workspaces), corpus/ (many sessions), generate/, cli/.
+"""
 
 from compaction.errors import CompactionError, ConversationError, SettingsError, SummarizerError
 from compaction.generate import KINDS as GENERATE_KINDS
@@ -13,16 +22,20 @@ from compaction.model.settings import DEFAULTS, Settings
 from compaction.model.sizes import history_size
 from compaction.model.tokens import estimate_tokens
 from compaction.model.validity import check_pairs, is_valid
+from compaction.replay.loop import CallRecord, ReplayResult, replay
+from compaction.replay.sweep import SweepResult, sweep
 from compaction.storage.outputs import OutputStore
+from compaction.strategies import REGISTRY as STRATEGIES
+from compaction.strategies import StrategySpec, build
 from compaction.summarizers import OfflineSummarizer
-
-__version__ = "0.2.0"  # the one place it is written (pyproject.toml reads it)
+from compaction.version import __version__ as __version__
 
 __all__ = [
     "DEFAULTS", "GENERATE_KINDS", "INPUT_FORMATS", "LAYERS", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH",
-    "PLACEHOLDER", "CompactionError", "Conversation", "ConversationError", "History", "LoadWarning",
-    "OfflineSummarizer", "OutputStore", "PipelineResult", "SettingsError", "Settings", "Stage",
-    "SummarizerError", "check_pairs", "compact_history", "detect_format", "estimate_tokens", "generate",
-    "history_size", "is_valid", "load_conversation", "micro_compact", "prepare", "realistic_session",
-    "run_pipeline", "seed_demo", "snip_compact", "tool_result_budget",
+    "PLACEHOLDER", "STRATEGIES", "CallRecord", "CompactionError", "Conversation", "ConversationError", "History",
+    "LoadWarning", "OfflineSummarizer", "OutputStore", "PipelineResult", "ReplayResult", "SettingsError",
+    "Settings", "Stage", "StrategySpec", "SummarizerError", "SweepResult", "build", "check_pairs",
+    "compact_history", "detect_format", "estimate_tokens", "generate", "history_size", "is_valid",
+    "load_conversation", "micro_compact", "prepare", "realistic_session", "replay", "run_pipeline", "seed_demo",
+    "snip_compact", "sweep", "tool_result_budget",
 ]

@@ -85,7 +85,7 @@ INSTALL_HINT = "pip install 'compaction-lab[cluster]' on each worker"
 def installed_version() -> str:
     """This package's version where this runs: on a worker it fails to even arrive when the package is not
     installed there, which is the point (DaskCluster.check_workers)."""
-    from compaction import __version__
+    from compaction.version import __version__
 
     return __version__
 
@@ -118,7 +118,7 @@ class DaskCluster:
 
     def check_workers(self) -> None:
         """CompactionError unless every worker imports compaction at this process's version."""
-        from compaction import __version__
+        from compaction.version import __version__
 
         address = self.client.scheduler.address
         answers = self.client.run(installed_version, on_error="return")
