@@ -72,12 +72,14 @@ def test_parallel_results_come_in_call_order_whatever_order_they_were_written():
 
 
 def test_usage_is_the_last_line_of_each_response():
-    # earlier lines carry a placeholder output count; the last line of the response has the final one
+    # earlier lines carry a placeholder output count; the last line of the response has the final one,
+    # and its model and its split of the cache writes by lifetime (the second response has no split)
     usage = load_conversation(CASES / "claude_code_parallel_results_own_parents.jsonl").usage
     assert usage == [None, {"input_tokens": 3, "cache_creation_input_tokens": 2210, "cache_read_input_tokens": 17850,
-                            "output_tokens": 141},
+                            "output_tokens": 141, "model": "claude-opus-4-6", "cache_write_5m_tokens": 2210,
+                            "cache_write_1h_tokens": 0},
                      None, {"input_tokens": 1, "cache_creation_input_tokens": 455, "cache_read_input_tokens": 20060,
-                            "output_tokens": 31}]
+                            "output_tokens": 31, "model": "claude-opus-4-6"}]
 
 
 def test_a_file_of_notes_only_is_still_an_error():

@@ -15,6 +15,9 @@ KNOWN_OTHER_TYPES = frozenset({
     "custom-title", "ai-title", "last-prompt", "cost-state", "tag", "mode", "permission-mode", "atis-latch",
 })
 USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+# usage.cache_creation's split of the writes by cache lifetime, under the names our usage dicts give them
+CACHE_LIFETIME_KEYS = (("ephemeral_5m_input_tokens", "cache_write_5m_tokens"),
+                       ("ephemeral_1h_input_tokens", "cache_write_1h_tokens"))
 
 
 @dataclass
@@ -29,7 +32,7 @@ class Record:
     message_id: str | None = None  # message.id: the lines of one response share it
     request_id: str | None = None  # requestId: likewise, where message.id is missing
     source_tool: str | None = None  # sourceToolAssistantUUID: the line of the tool_use a result answers
-    usage: dict[str, int] | None = None
+    usage: dict[str, int | str] | None = None  # the four counts; "model" and the lifetime split when written
     compact_summary: bool = False
     boundary: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -79,17 +82,27 @@ def _message_record(line: dict, line_type: str, number: int, label: str, node_id
     return Record(number, node_id, parent, "message", timestamp, role, message.get("content"),
                   message_id=_text(message.get("id")), request_id=_text(line.get("requestId")),
                   source_tool=_text(line.get("sourceToolAssistantUUID")),
-                  usage=read_usage(message.get("usage")) if role == "assistant" else None,
+                  usage=read_usage(message.get("usage"), message.get("model")) if role == "assistant" else None,
                   compact_summary=line.get("isCompactSummary") is True, warnings=warnings)
 
 
-def read_usage(usage: Any) -> dict[str, int] | None:
-    """The four token counts of a response's usage (0 for one not written); None when there is no usage
-    or it is all zero (a line Claude Code wrote itself, not a model response)."""
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def read_usage(usage: Any, model: Any = None) -> dict[str, int | str] | None:
+    """The four token counts of a response's usage (0 for one not written), then, when the line has
+    them, `model` (message.model, for its price) and the cache writes by lifetime (1-hour writes cost
+    2 x input, 5-minute ones 1.25 x). None when there is no usage or it is all zero (a line Claude
+    Code wrote itself, not a model response)."""
     if not isinstance(usage, dict):
         return None
-    counts = {}
-    for key in USAGE_KEYS:
-        value = usage.get(key)
-        counts[key] = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-    return counts if any(counts.values()) else None
+    counts: dict[str, int | str] = {key: usage[key] if _whole(usage.get(key)) else 0 for key in USAGE_KEYS}
+    if not any(counts.values()):
+        return None
+    if isinstance(model, str) and model:
+        counts["model"] = model
+    split = usage.get("cache_creation")
+    if isinstance(split, dict):
+        counts.update({ours: split[theirs] for theirs, ours in CACHE_LIFETIME_KEYS if _whole(split.get(theirs))})
+    return counts
