@@ -24,6 +24,21 @@ def test_an_output_over_30000_characters_goes_to_a_file_with_a_2000_character_pr
     assert step.acted == ("persist",)
 
 
+def test_reads_and_subagent_reports_are_sent_whole_however_long(tmp_path):
+    # the public logs hold 33 Read, Task and TaskOutput results over 30,000 characters, none saved to a file
+    big = "r" * 40_000
+    messages = [user("read it"), call("t0", name="Read"), call("t1", name="Bash"), results(("t0", big), ("t1", big))]
+    messages = [messages[0], {"role": "assistant", "content": messages[1]["content"] + messages[2]["content"]},
+                messages[3]]
+    step = build("claude-code", {})(prepare(messages), Settings(), OutputStore(tmp_path))
+    kept = step.history.messages[2]["content"]
+    assert kept[0] is messages[2]["content"][0]  # the Read result, whole
+    assert kept[1]["content"].startswith("<persisted-output>")
+    assert [e.tool for e in step.events] == ["Bash"]
+    assert build("claude-code", {"persist_exempt_tools": []})(prepare(messages), Settings(),
+                                                              OutputStore(tmp_path)).acted == ("persist",)
+
+
 def read_turns(count, tool="Read", start=0):
     messages = []
     for n in range(start, start + count):
