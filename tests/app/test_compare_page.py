@@ -33,10 +33,11 @@ def test_the_default_choice_is_replayed_and_named_in_full(app):
 
 def test_strategies_that_never_acted_are_named_under_the_chart(app):
     at = open_page(app, "compare")
-    # on the seed demo's 61 calls (at most about 15,000 tokens) neither the API's 100,000-token trigger nor
-    # OpenHands' 240 events is reached, so both lines lie under the no-compaction line
-    assert "API clear_tool_uses and OpenHands summary sent what no compaction sends at every call: their lines " \
-           "run under the no-compaction line." in [caption.value for caption in at.caption]
+    # on the seed demo's 61 calls (at most about 15,000 tokens) neither Claude Code's auto-compact threshold
+    # (its microcompact is off by default) nor the API's 100,000-token trigger nor OpenHands' 240 events is
+    # reached, so their lines lie under the no-compaction line
+    assert "Claude Code, API clear_tool_uses and OpenHands summary sent what no compaction sends at every call: " \
+           "their lines run under the no-compaction line." in [caption.value for caption in at.caption]
     at.multiselect(key="compare").set_value(["pipeline", "openhands-llm"]).run()
     assert "OpenHands summary sent what no compaction sends at every call: its line runs under the " \
            "no-compaction line." in [caption.value for caption in at.caption]

@@ -97,7 +97,8 @@ def test_parallel_results_come_in_call_order_whatever_order_they_were_written():
 
 
 def test_usage_is_the_last_line_of_each_response():
-    # earlier lines carry a placeholder output count; the last line of the response has the final one
+    # earlier lines carry a placeholder output count; the last line of the response has the final one,
+    # and its model and its split of the cache writes by lifetime (the second response has no split)
     usage = load_conversation(CASES / "claude_code_parallel_results_own_parents.jsonl").usage
     # the first response's log splits its cache write by lifetime (all 5-minute); the second's does not
     assert usage == [None, {"input_tokens": 3, "cache_creation_input_tokens": 2210, "cache_read_input_tokens": 17850,

@@ -30,11 +30,11 @@ def looks_like(value: Any) -> bool:
 
 def load(lines: JsonLines) -> Conversation:
     label = lines.label
-    records, skipped, session_id = _read_records(lines)
+    records, skipped, session_id, version = _read_records(lines)
     subagent = []
     if skipped.sidechain and not any(record.is_message for record in records):
         # every message line is a sidechain: the file is a subagent's own session (subagents/agent-*.jsonl)
-        records, _, session_id = _read_records(lines, sidechains=True)
+        records, _, session_id, version = _read_records(lines, sidechains=True)
         subagent = [LoadWarning("every message line is a sidechain: this is a subagent's own session, shown "
                                 "as the subagent saw it", kind="subagent")]
         skipped = _Skipped()
@@ -55,6 +55,8 @@ def load(lines: JsonLines) -> Conversation:
         "branch_lines_skipped": branch.rewound,
         "restart_lines_skipped": branch.restarted,
     }
+    if version:
+        metadata["agent_version"] = version  # the Claude Code version of the last line: its compaction rules
     fresh_starts = frozenset(boundary["index"] for boundary in out.boundaries)
     return build_conversation(out.messages, label, FORMAT, warnings, metadata=metadata, fresh_starts=fresh_starts,
                               usage=out.usage if any(out.usage) else [],
@@ -93,10 +95,11 @@ def _bridge_missing_parents(records: list[Record]) -> list[LoadWarning]:
                         "each continues the line written before it", line=gaps[0], kind="parent_missing")]
 
 
-def _read_records(lines: JsonLines, sidechains: bool = False) -> tuple[list[Record], _Skipped, str | None]:
+def _read_records(lines: JsonLines, sidechains: bool = False
+                  ) -> tuple[list[Record], _Skipped, str | None, str | None]:
     records: list[Record] = []
     skipped = _Skipped()
-    session_id = None
+    session_id = version = None
     previous: str | None = None
     for number, line in lines.objects:
         if line.get("isSidechain") is True and not sidechains:
@@ -104,6 +107,8 @@ def _read_records(lines: JsonLines, sidechains: bool = False) -> tuple[list[Reco
             continue
         if session_id is None and isinstance(line.get("sessionId"), str):
             session_id = line["sessionId"]
+        if isinstance(line.get("version"), str) and line["version"]:
+            version = line["version"]  # the last one: a resumed session may span versions
         line_type = line.get("type") if isinstance(line.get("type"), str) else "(no type)"
         if line_type not in ("user", "assistant") and line_type not in KNOWN_OTHER_TYPES:
             skipped.unknown += 1
@@ -117,4 +122,4 @@ def _read_records(lines: JsonLines, sidechains: bool = False) -> tuple[list[Reco
             record.parent = previous  # a boundary without logicalParentUuid still continues the file
         records.append(record)
         previous = record.uuid
-    return records, skipped, session_id
+    return records, skipped, session_id, version

@@ -49,7 +49,9 @@ def assemble(records: list[Record]) -> Assembled:
             else:
                 open_response = (record.response_key, index)
             if record.usage is not None:
-                out.usage[index] = record.usage  # the same on every line of a response: the last one holds
+                # the input side is the same on every line of a response, but only the last line has the
+                # final output count (earlier ones are streaming snapshots): the last one holds
+                out.usage[index] = record.usage
         else:
             index = _place_user(out, record, fresh)
             if not only_tool_results(record.content):
