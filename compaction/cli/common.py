@@ -98,22 +98,27 @@ def write_json(data, path: Path | None) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+PRICE_FLAGS = (("input_price", "input", "USD", "US$ per million input tokens"),
+               ("output_price", "output", "USD", "US$ per million output tokens"),
+               ("cache_write", "cache_write", "X", "a 5-minute cache write costs X times the input price"),
+               ("cache_write_1h", "cache_write_1h", "X", "a 1-hour cache write costs X times the input price"),
+               ("cache_read", "cache_read", "X", "a cache read costs X times the input price"))
+
+
 def add_loop_flags(parser: argparse.ArgumentParser) -> None:
-    """The model window and the prices, for the commands that replay."""
+    """The model window and the prices, for the commands that replay. Without a price flag each call is
+    priced as the log says (its model's list price); any price flag prices every call at the prices given
+    (the others at their defaults)."""
     add_model_window_flag(parser)
-    prices = Prices()
-    parser.add_argument("--input-price", type=float, default=prices.input, metavar="USD",
-                        help=f"US$ per million input tokens (default {prices.input})")
-    parser.add_argument("--output-price", type=float, default=prices.output, metavar="USD",
-                        help=f"US$ per million output tokens (default {prices.output})")
-    parser.add_argument("--cache-write", type=float, default=prices.cache_write, metavar="X",
-                        help=f"a cache write costs X times the input price (default {prices.cache_write})")
-    parser.add_argument("--cache-read", type=float, default=prices.cache_read, metavar="X",
-                        help=f"a cache read costs X times the input price (default {prices.cache_read})")
+    defaults = Prices()
+    for flag, field, metavar, words in PRICE_FLAGS:
+        parser.add_argument("--" + flag.replace("_", "-"), dest=flag, type=float, default=None, metavar=metavar,
+                            help=f"{words} (default: as the log's model is priced, else {getattr(defaults, field)})")
 
 
-def prices_from(args: argparse.Namespace) -> Prices:
-    return Prices(args.input_price, args.output_price, args.cache_write, args.cache_read)
+def prices_from(args: argparse.Namespace) -> Prices | None:
+    given = {field: getattr(args, flag) for flag, field, _, _ in PRICE_FLAGS if getattr(args, flag) is not None}
+    return Prices(**given) if given else None
 
 
 def emit(args: argparse.Namespace, data: dict, title: str, table: str) -> int:

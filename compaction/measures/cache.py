@@ -4,7 +4,8 @@ A request reads from the cache the longest prefix identical to a cached one; Cla
 breakpoints so that each call can read everything the previous call sent. So, per call: the longest
 prefix identical to the previous call's prompt (system prompt and tools, then the messages block by
 block) is read, the rest is written (5-minute cache: a call more than five minutes after the previous
-one reads nothing). The first call writes everything. A layer that rewrites an old message (a
+one reads nothing; the 1-hour lifetime, for a log whose writes are 1-hour ones, after an hour). The first
+call writes everything. A layer that rewrites an old message (a
 placeholder, a snip, a summary) shortens that prefix: every later token becomes a write again.
 """
 
@@ -66,7 +67,8 @@ def shared_prefix_chars(previous: History, sent: History) -> tuple[int, bool]:
     return chars, not whole
 
 
-def expired(previous_time: str | None, time: str | None) -> bool:
+def expired(previous_time: str | None, time: str | None, ttl_s: int = CACHE_TTL_S) -> bool:
+    """Whether a cache entry written at `previous_time` is gone at `time` (`ttl_s`: its lifetime)."""
     if not previous_time or not time:
         return False
     try:
@@ -74,21 +76,25 @@ def expired(previous_time: str | None, time: str | None) -> bool:
             previous_time.replace("Z", "+00:00"))
     except ValueError:
         return False
-    return gap.total_seconds() > CACHE_TTL_S
+    return gap.total_seconds() > ttl_s
 
 
 def cache_use(model: TokenModel, previous: History | None, sent: History, context_tokens: int,
-              previous_time: str | None = None, time: str | None = None) -> CacheUse:
-    """Tokens of this call read from and written to the cache."""
-    if previous is None or expired(previous_time, time):
+              previous_time: str | None = None, time: str | None = None, ttl_s: int = CACHE_TTL_S,
+              previous_tokens: int | None = None) -> CacheUse:
+    """Tokens of this call read from and written to the cache. When `sent` starts with all of `previous`,
+    the whole previous prompt is read: `previous_tokens` (what that call carried, recorded where the log
+    knows it) rather than an estimate of it."""
+    if previous is None or expired(previous_time, time, ttl_s):
         return CacheUse(0, context_tokens, False)
     prefix_chars, broken = shared_prefix_chars(previous, sent)
-    read = min(model.tokens(sent.overhead + prefix_chars), context_tokens)
+    whole = previous_tokens if previous_tokens is not None and not broken else None
+    read = min(whole if whole is not None else model.tokens(sent.overhead + prefix_chars), context_tokens)
     return CacheUse(read, context_tokens - read, broken)
 
 
 def modelled_cache_reads(model: TokenModel, sizes: list[int], overhead_chars: int, usage: list,
-                         boundaries: list[dict], times: list) -> tuple[int, int] | None:
+                         boundaries: list[dict], times: list, ttl_s: int = CACHE_TTL_S) -> tuple[int, int] | None:
     """Check of the cache model against a log: (tokens it says the agent read from the cache, tokens the
     log recorded as read), over the calls that recorded usage, applied to what the agent actually sent
     (its whole history, started afresh at each of its own compactions). None without usage."""
@@ -103,7 +109,7 @@ def modelled_cache_reads(model: TokenModel, sizes: list[int], overhead_chars: in
         if entry is not None:
             chars = overhead_chars + list_chars(message_chars, index - start)
             time = times[index] if index < len(times) else None
-            if previous_chars is not None and not expired(previous_time, time):
+            if previous_chars is not None and not expired(previous_time, time, ttl_s):
                 shared = previous_chars if previous_start == start else overhead_chars
                 modelled += model.tokens(shared)
             recorded += entry["cache_read_input_tokens"]

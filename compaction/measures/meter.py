@@ -4,8 +4,8 @@ with the history it sends; sweeps and corpora aggregate the same records."""
 
 from dataclasses import dataclass
 
+from compaction.measures.billing import Billing
 from compaction.measures.cache import cache_use
-from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.measures.loss import SentView, artifact_retention, artifacts, blind_references
 from compaction.measures.terms import TermIndex
 from compaction.model.calibration import recorded_context
@@ -48,14 +48,14 @@ def summary_tokens(events, prepared: History, input_cap: int) -> tuple[int, int]
 
 
 class Meter:
-    def __init__(self, prepared: History, usage: list, times: list, prices: Prices = DEFAULT_PRICES,
-                 loss: bool = True):
+    def __init__(self, prepared: History, usage: list, times: list, billing: Billing, loss: bool = True):
         self.prepared = prepared
         self.usage = usage
         self.times = times
-        self.prices = prices
+        self.billing = billing
         self.index = term_index(prepared) if loss else None
         self.previous: History | None = None
+        self.previous_tokens: int | None = None
         self.previous_time: str | None = None
         self.last_view: SentView | None = None
         self.last_index = 0
@@ -64,14 +64,18 @@ class Meter:
         """The measures of the call that produced the original message `index`, sending `sent`."""
         model = self.prepared.token_model
         usage = self.usage[index] if index < len(self.usage) else None
-        recorded = None if usage is None else {**usage, "context_tokens": recorded_context(usage)}
+        price = self.billing.at(index)
+        recorded = None if usage is None else {
+            **usage, "model": self.billing.model_at(index), "context_tokens": recorded_context(usage),
+            "cost_usd": self.billing.recorded_cost(index)}
         time = self.times[index] if index < len(self.times) else None
-        cache = cache_use(model, self.previous, sent, context_tokens, self.previous_time, time)
-        self.previous, self.previous_time = sent, time
+        cache = cache_use(model, self.previous, sent, context_tokens, self.previous_time, time, price.ttl_s,
+                          self.previous_tokens)
+        self.previous, self.previous_tokens, self.previous_time = sent, context_tokens, time
         output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
         summary_in, summary_out = summary_tokens(events, self.prepared, input_cap)
-        cost = self.prices.cached(cache.read, cache.write, 0, output) + self.prices.plain(summary_in, summary_out)
-        cost_no_cache = self.prices.plain(context_tokens + summary_in, output + summary_out)
+        cost = price.cached(cache.read, cache.write, output) + price.plain(summary_in, summary_out)
+        cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
         view = SentView(sent)
         blind = blind_references(self.index, index, view) if self.index is not None else ()
         self.last_view, self.last_index = view, index

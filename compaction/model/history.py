@@ -34,7 +34,7 @@ class RunContext:
 
 
 class History:
-    __slots__ = ("messages", "sizes", "origins", "prepared", "run", "_size", "_pair_problems")
+    __slots__ = ("messages", "sizes", "origins", "prepared", "run", "known_tokens", "_size", "_pair_problems")
 
     def __init__(self, messages: list[Message], sizes: list[int], origins: list[int | None], prepared: Prepared,
                  run: RunContext | None = None, pair_problems: list | None = None):
@@ -43,6 +43,9 @@ class History:
         self.origins = origins
         self.prepared = prepared
         self.run = run or RunContext()
+        # the tokens a call sending exactly these messages carried, when the log recorded that call (the
+        # replay sets it while the history is still what the agent sent); None: estimated
+        self.known_tokens: int | None = None
         self._size: int | None = None  # list_size(sizes), worked out on first use: a replay asks several times
         self._pair_problems = pair_problems
 
@@ -108,9 +111,19 @@ class History:
 
     @property
     def context_tokens(self) -> int:
-        """Estimated tokens a call sending this history carries: messages, system prompt and tools,
-        and what the log does not hold (the token model's overhead)."""
+        """Tokens a call sending this history carries: messages, system prompt and tools, and what the log
+        does not hold. What the log recorded when it is known (`known_tokens`), else the token model's
+        estimate."""
+        if self.known_tokens is not None:
+            return self.known_tokens
         return self.prepared.token_model.tokens(self.context_size)
+
+    def knowing(self, tokens: int | None) -> "History":
+        """The same history, its tokens known to be `tokens` (a derived history estimates again)."""
+        known = History(self.messages, self.sizes, self.origins, self.prepared, self.run, self._pair_problems)
+        known.known_tokens = tokens
+        known._size = self._size
+        return known
 
     def __len__(self) -> int:
         return len(self.messages)

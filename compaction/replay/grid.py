@@ -94,7 +94,7 @@ def _reusable(candidates: list[ReplayResult], settings: Settings) -> ReplayResul
 
 
 def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
-                reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int, prices: Prices,
+                reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int, prices: Prices | None,
                 progress: Callable[[int, int], None] | None = None) -> tuple[list[list[dict]], int]:
     """(cells[row][column], replays made) of `grid`. `read`: the settings the strategy reads (None: any);
     `reuse` False replays every cell (a caller's own step function may read CONTEXT_LIMIT unannounced)."""

@@ -4,7 +4,7 @@ the totals over the session. Plain data, so the CLI, the pages, sweeps and corpo
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from compaction.measures.cost import DEFAULT_PRICES, Prices
+from compaction.measures.cost import Prices
 from compaction.measures.meter import CallMeasures
 from compaction.model.calibration import Calibration
 from compaction.model.events import AppliedEdit, SummaryEvent
@@ -35,6 +35,7 @@ class CallRecord:
     measures: CallMeasures | None = field(default=None, compare=False)  # cost and loss (measures/meter.py)
     raw_cost_usd: float = 0.0  # what this call would cost without compaction, caching included
     raw_runs: bool = True  # without compaction this call would still fit the model window
+    exact: bool = False  # `tokens` are what the log recorded (the history is still what the agent sent)
 
     @property
     def applied_edits(self) -> list[AppliedEdit]:
@@ -51,7 +52,7 @@ class CallRecord:
                 "raw_tokens": self.raw_tokens, "raw_runs": self.raw_runs, "acted": list(self.acted),
                 "summaries": self.summaries, "tokens_total": self.tokens_total,
                 "raw_tokens_total": self.raw_tokens_total, "over_window": self.over_window,
-                "applied_edits": [e.as_dict() for e in self.applied_edits]}
+                "exact_tokens": self.exact, "applied_edits": [e.as_dict() for e in self.applied_edits]}
         measures = self.measures
         if measures is not None:
             data |= {"recorded": measures.recorded, "cache_read_tokens": measures.cache_read,
@@ -76,7 +77,9 @@ class ReplayResult:
     tool_output_whole_chars: int = 0  # of those, reached the model whole at least once
     max_checked_size: int | None = None  # largest size compared with CONTEXT_LIMIT (see Step)
     calibration: Calibration | None = None  # the token model's fit on the log's recorded usage
-    prices: Prices = DEFAULT_PRICES
+    prices: Prices | None = None  # the person's prices; None: each call priced as the log says
+    price_notes: tuple[str, ...] = ()  # each model the price table lacks, or no model at all, said once
+    cache_lifetimes: tuple[str, ...] = ()  # the lifetimes of the log's cache writes ("5m", "1h")
     artifact_retention: float | None = None  # at the last call (measures/loss.py)
     cache_check: tuple[int, int] | None = None  # (modelled, recorded) cache reads of what the agent sent
     token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for every figure of this replay
@@ -89,6 +92,12 @@ class ReplayResult:
         return self.histories[call]
 
     @property
+    def parting_call(self) -> int | None:
+        """The first call whose tokens are estimated: where the strategy's history parted from what the
+        agent sent (or where the log stops saying). None when every call's tokens are recorded."""
+        return next((c.call for c in self.calls if not c.exact), None)
+
+    @property
     def raw_stop_call(self) -> int | None:
         """The first call the model window would refuse without compaction: the agent stops there."""
         return next((c.call for c in self.calls if not c.raw_runs), None)
@@ -99,7 +108,10 @@ class ReplayResult:
         last = calls[-1] if calls else None
         summaries = [e for c in calls for e in c.events if isinstance(e, SummaryEvent) and e.triggered]
         measured = [c.measures for c in calls if c.measures is not None]
-        runs = [c for c in calls if c.raw_runs]
+        runs = [c for c in calls if c.raw_runs]  # the calls both the strategy and no compaction could make
+        recorded_costs = [m.recorded["cost_usd"] for m in measured if m.recorded and m.recorded.get("cost_usd")
+                          is not None]
+        compared = [c.measures.cost_usd for c in runs if c.measures is not None]
         read = sum(m.cache_read for m in measured[1:])
         written = sum(m.cache_write for m in measured[1:])
         recorded = [m.recorded["context_tokens"] for m in measured if m.recorded]
@@ -132,7 +144,15 @@ class ReplayResult:
             "cache_breaks": sum(1 for m in measured if m.cache_broken),
             "cost_usd": sum(m.cost_usd for m in measured),
             "cost_usd_no_cache": sum(m.cost_usd_no_cache for m in measured),
+            "compared_calls": len(runs),
+            "cost_usd_compared": sum(compared),
             "raw_cost_usd": sum(c.raw_cost_usd for c in runs),
+            "recorded_cost_usd": sum(recorded_costs) if recorded_costs else None,
+            "exact_calls": sum(1 for c in calls if c.exact),
+            "parting_call": self.parting_call,
+            "priced_as": "the prices set" if self.prices is not None else "the log's models",
+            "price_notes": list(self.price_notes),
+            "cache_lifetimes": list(self.cache_lifetimes),
             "blind_references": sum(len(m.blind) for m in measured),
             "artifact_retention": self.artifact_retention,
             "cache_model_check": _cache_check(self.cache_check),
@@ -141,7 +161,7 @@ class ReplayResult:
     def as_dict(self) -> dict[str, Any]:
         return {"calls": [c.as_dict() for c in self.calls], "totals": self.totals,
                 "settings": self.settings.as_dict(), "boundaries": self.boundaries,
-                "prices": asdict(self.prices)}
+                "prices": asdict(self.prices) if self.prices is not None else None}
 
 
 

@@ -60,7 +60,7 @@ def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
 
 def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[int]], along: str,
                base: Settings, strategy: "str | tuple[str, dict]", window: int,
-               prices: Prices) -> tuple[list[dict], int]:
+               prices: Prices | None) -> tuple[list[dict], int]:
     """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
     many replays they took."""
     name, step = resolve(strategy if isinstance(strategy, str) else build(*strategy))
@@ -73,7 +73,7 @@ def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[
 
 
 def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
-                 strategy: "str | Built", window: int, prices: Prices, executor,
+                 strategy: "str | Built", window: int, prices: Prices | None, executor,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] | None = None) -> tuple[list[list[dict]], int]:
     """(cells[row][column], replays) of the grid x by y, one line per task."""

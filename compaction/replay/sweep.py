@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compaction.measures.cost import DEFAULT_PRICES, Prices
+from compaction.measures.cost import Prices
 from compaction.measures.registry import measure as check_measure
 from compaction.measures.tradeoff import pareto_front
 from compaction.model.history import prepare
@@ -66,7 +66,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
           base_settings: Settings | None = None, measure: str = "peak_tokens",
           progress: Callable[[int, int], None] | None = None, strategy: "str | StepFunction" = "pipeline",
           model_window_tokens: int = MODEL_WINDOW_TOKENS, summarizer: Summarizer | None = None,
-          store: OutputStore | None = None, prices: Prices = DEFAULT_PRICES, executor=None,
+          store: OutputStore | None = None, prices: Prices | None = None, executor=None,
           cancelled: Callable[[], bool] | None = None) -> SweepResult:
     """Replay `conversation` for every (x, y) pair of settings; `progress(done, total)` after each cell.
 

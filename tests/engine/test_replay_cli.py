@@ -36,7 +36,7 @@ def test_replay_json(main, session_file, capsys):
     assert [c["index"] for c in data["calls"]] == [i for i, m in enumerate(messages) if m["role"] == "assistant"]
     assert set(data["calls"][0]) == {"call", "index", "messages", "chars", "tokens", "raw_chars", "raw_tokens",
                                      "acted", "summaries", "tokens_total", "raw_tokens_total", "over_window",
-                                     "applied_edits", "estimated_tokens", "raw_runs", "recorded",
+                                     "applied_edits", "estimated_tokens", "raw_runs", "recorded", "exact_tokens",
                                      "cache_read_tokens", "cache_write_tokens", "cache_broken", "output_tokens",
                                      "cost_usd", "cost_usd_no_cache", "blind_references", "blind_terms"}
     assert data["calls"][0]["recorded"] is None  # an Anthropic messages file records no usage

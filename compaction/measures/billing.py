@@ -1,0 +1,98 @@
+"""How each call of a replay is billed: at the prices the person set, when they set any; else, as the log
+says, at the price of the model that call's response names (measures/prices.py), with the cache lifetime
+the log's writes show (a 1-hour write costs 2 x input, a 5-minute one 1.25 x, and the cache expires after
+that lifetime). A model the table lacks, or a conversation that names none, is priced at the default
+prices and said once, never at $0.
+"""
+
+from dataclasses import dataclass
+
+from compaction.measures.cost import DEFAULT_PRICES, Prices
+from compaction.measures.prices import FALLBACK_NOTE, ModelPrice, cache_writes, price_for, recorded_call_cost
+
+LIFETIME_S = {"5m": 5 * 60, "1h": 60 * 60}
+NO_MODEL = "the conversation names no model: priced at the default prices ($3 / $15 per million tokens)"
+
+
+@dataclass(frozen=True)
+class CallPrice:
+    """What one call is billed at: a table row or the person's prices, and its cache lifetime."""
+
+    tariff: ModelPrice | Prices
+    lifetime: str  # "5m" or "1h": of the writes this call makes, and of the cache entries it reads
+
+    @property
+    def ttl_s(self) -> int:
+        return LIFETIME_S[self.lifetime]
+
+    def cached(self, read: int, write: int, output: int) -> float:
+        """A call that read `read` tokens from the cache and wrote `write` (at this call's lifetime)."""
+        five, hour = (0, write) if self.lifetime == "1h" else (write, 0)
+        return self.tariff.cost(0, five, hour, read, output)
+
+    def plain(self, input_tokens: int, output: int) -> float:
+        """The same tokens with no caching at all."""
+        return self.tariff.cost(input_tokens, 0, 0, 0, output)
+
+
+def _lifetime(usage: dict | None) -> str | None:
+    """The lifetime of a recorded call's cache writes, when its usage splits them (the larger part wins)."""
+    if not isinstance(usage, dict) or ("cache_write_1h_tokens" not in usage and "cache_write_5m_tokens" not in usage):
+        return None
+    five, hour = cache_writes(usage)
+    return "1h" if hour > five else "5m"
+
+
+class Billing:
+    """The price of every call of one replay of a conversation whose per-message `usage` is given."""
+
+    def __init__(self, usage: list, override: Prices | None = None):
+        self.usage = usage
+        self.override = override
+        self.notes: dict[str, None] = {}  # said once each, in order
+        self._cache: dict[int, CallPrice] = {}
+        recorded = [entry for entry in usage if isinstance(entry, dict)]
+        lifetimes = [found for entry in recorded if (found := _lifetime(entry))]
+        # a call whose usage does not split its writes takes the log's usual lifetime (5 minutes without any)
+        self.log_lifetime = max(("5m", "1h"), key=lifetimes.count) if lifetimes else "5m"
+        self.log_lifetimes = tuple(sorted(set(lifetimes)))
+        self._models = [entry.get("model") if isinstance(entry, dict) else None for entry in usage]
+        if override is None and not any(isinstance(model, str) and model for model in self._models):
+            self.notes[NO_MODEL] = None
+
+    def model_at(self, index: int) -> str | None:
+        """The model of the call at message `index`: its own response's, else the nearest earlier one's."""
+        for position in range(min(index, len(self._models) - 1), -1, -1):
+            model = self._models[position]
+            if isinstance(model, str) and model:
+                return model
+        return None
+
+    def at(self, index: int) -> CallPrice:
+        found = self._cache.get(index)
+        if found is None:
+            usage = self.usage[index] if index < len(self.usage) else None
+            lifetime = _lifetime(usage) or self.log_lifetime
+            found = self._cache[index] = CallPrice(self._tariff(index), lifetime)
+        return found
+
+    def _tariff(self, index: int) -> ModelPrice | Prices:
+        if self.override is not None:
+            return self.override
+        model = self.model_at(index)
+        row = price_for(model)
+        if row is not None:
+            return row
+        if model:
+            self.notes[f"{model} is not in the price table: {FALLBACK_NOTE}"] = None
+        return DEFAULT_PRICES
+
+    def recorded_cost(self, index: int) -> float | None:
+        """What the log's own call at message `index` cost, at its model's price (or the fallback's)."""
+        usage = self.usage[index] if index < len(self.usage) else None
+        if not isinstance(usage, dict):
+            return None
+        cost, priced_by = recorded_call_cost(usage, self.override or DEFAULT_PRICES)
+        if priced_by.endswith(FALLBACK_NOTE) and self.override is None:
+            self.notes[priced_by] = None
+        return cost
