@@ -56,7 +56,7 @@ def render(messages: list[dict], output_format: str, seed: int = 0, message_ids:
     """The text of a file holding `messages` in `output_format`."""
     if output_format == "claude-code":
         log = ClaudeCodeLog(seed=seed, ids=message_ids)
-        log.messages(messages)
+        log.session(messages)
         return log.jsonl()
     value = to_openai(messages) if output_format == "openai" else messages
     return json.dumps(value, ensure_ascii=False) + "\n"

@@ -21,6 +21,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from compaction.model.messages import content_text
+from compaction.strategies.claude_code import auto_compact_threshold
 
 VERSION = "2.1.39"  # the Claude Code version written into each line, as real files carry one
 CHARS_PER_TOKEN = 3.6  # how the generated "tokenizer" weighs JSON text: not the project's chars / 4
@@ -132,6 +133,20 @@ class ClaudeCodeLog:
             else:
                 self.user(content)
 
+    def session(self, messages: list[dict], window: int = 200_000) -> None:
+        """A whole conversation as Claude Code of this log's version would have written it with a `window`
+        -token model: before a call whose request would reach its auto-compact threshold, the log records
+        a compaction (boundary, summary) and the call sends the summary instead, so no call records more
+        than the window."""
+        threshold = auto_compact_threshold(VERSION, window)
+        for position, message in enumerate(messages):
+            self.messages([message])
+            following = messages[position + 1] if position + 1 < len(messages) else None
+            pre = self.overhead_tokens + self.context_tokens
+            if following is not None and following["role"] == "assistant" and message["role"] == "user" \
+                    and pre >= threshold:  # Claude Code checks before every call, tool results included
+                self.compact_boundary("auto", pre, _summary_of(messages[0], position))
+
     def mark(self) -> tuple:
         """Where the branch stands now, to come back to with `rewind` (the person rewinds the session)."""
         return self.head, self.context_tokens, self.cached_tokens
@@ -157,3 +172,9 @@ class ClaudeCodeLog:
 
     def jsonl(self) -> str:
         return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines)
+
+
+def _summary_of(first: dict, position: int) -> str:
+    return ("This session is being continued from a previous conversation that ran out of context. "
+            f"Summary: {content_text(first['content'])[:300]} Work so far: {position // 2} turns of reading, "
+            "searching, editing and running the tests; the remaining failures are listed in the last test run.")

@@ -51,7 +51,7 @@ def write_corpus(folder: str | Path, sessions: int, seed: int = 0, min_turns: in
         if rng.random() < CLAUDE_CODE_SHARE:
             cwd = f"/home/dev/{project}"
             log = ClaudeCodeLog(seed=knobs["seed"], cwd=cwd, start=START + timedelta(hours=5 * number))
-            log.messages(messages)
+            log.session(messages)
             path = folder / "projects" / project_dir(cwd) / f"{log.session_id}.jsonl"
             text, kind, where = log.jsonl(), "claude-code", project_dir(cwd)
         else:

@@ -12,7 +12,6 @@ from compaction.generate.claude_code_log import ClaudeCodeLog
 from compaction.generate.openai_export import to_openai
 from compaction.generate.realistic import realistic_session
 from compaction.generate.seed_demo import seed_demo
-from compaction.model.messages import content_text
 
 SYSTEM_PROMPT = ("You are a coding agent working in the user's repository. Use the tools to read, search, "
                  "edit and test code. Keep changes small and explain what you changed.")
@@ -81,22 +80,12 @@ def claude_code_session() -> str:
     return log.jsonl()
 
 
-def claude_code_long_session(turns: int = 320, window: int = 200_000, buffer: int = 45_000) -> str:
-    """A long session with the usage every response recorded, compacted by the agent itself whenever
-    the context passed `window - buffer` tokens, as Claude Code's auto-compact does."""
+def claude_code_long_session(turns: int = 320, window: int = 200_000) -> str:
+    """A long session with the usage every response recorded, compacted by the agent itself where Claude
+    Code of the log's version would have (ClaudeCodeLog.session)."""
     log = ClaudeCodeLog(seed=5, start=datetime(2025, 6, 2, 9, 0, tzinfo=UTC))
-    messages = realistic_session(turns=turns, typical_output=1_500, max_output=40_000, parallel_share=0.25,
-                                 seed=51)
-    log.messages(messages[:1])
-    for start in range(1, len(messages), 2):  # an assistant turn and its answer
-        log.messages(messages[start:start + 2])
-        pre = log.overhead_tokens + log.context_tokens
-        if pre > window - buffer and start + 2 < len(messages) and messages[start + 1]["role"] == "user":
-            summary = ("This session is being continued from a previous conversation that ran out of context. "
-                       f"Summary: {content_text(messages[0]['content'])[:300]} Work so far: {start // 2} turns of "
-                       "reading, searching, editing and running the tests; the remaining failures are listed "
-                       "in the last test run.")
-            log.compact_boundary("auto", pre, summary)
+    log.session(realistic_session(turns=turns, typical_output=1_500, max_output=40_000, parallel_share=0.25, seed=51),
+                window)
     return log.jsonl()
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from compaction.errors import SettingsError
 from compaction.strategies import (
     anthropic_api,
+    as_recorded,
     claude_code,
     codex,
     gemini_cli,
@@ -27,7 +28,7 @@ from compaction.strategies.spec import Action, Built, Source, StrategySpec
 from compaction.strategies.tutorial import masking_step, pipeline_step, summary_keep_last_step
 
 REGISTRY: dict[str, StrategySpec] = {spec.name: spec for spec in (
-    *tutorial.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS,
+    *tutorial.SPECS, *as_recorded.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS,
     *codex.SPECS, *gemini_cli.SPECS)}
 
 # Every action a replay may record, by name, in the order legends list them: the strategies' own, then the

@@ -7,6 +7,7 @@ from compaction import check_pairs
 # Thresholds a few thousand characters high, windows of a few messages: each strategy does its work
 # (clears, masks, forgets, summarises) many times in a session of a few dozen turns.
 TIGHT = {
+    "as-recorded": {},  # no parameters: it follows the log
     "pipeline": {"context_limit": 5_000, "max_messages": 12, "keep_recent": 1, "max_bytes": 3_000,
                  "persist_threshold": 2_000},
     "masking": {"window": 1},

@@ -56,7 +56,8 @@ def test_every_request_is_valid_over_sessions_with_parallel_calls(name, tmp_path
                         strategy=guarded(build(name, TIGHT[name])))
         assert messages == before
         acted = {action for record in result.calls for action in record.acted}
-        assert acted - {"reactive"}, f"{name} never acted: the tight parameters should make it"
+        if name != "as-recorded":  # it acts only where a log compacted itself (test_as_recorded.py)
+            assert acted - {"reactive"}, f"{name} never acted: the tight parameters should make it"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -1,0 +1,75 @@
+"""What the agent really did: its own compactions, where its log records them. At each of the log's
+compaction points (Claude Code's `compact_boundary`, Codex's `compacted`, Gemini CLI's compression note)
+the history becomes what the log shows the agent kept from there on (the summary it wrote and what
+followed), so Compare can set what happened beside every what-if, measured the same way. Every call's
+tokens are the ones the log recorded.
+"""
+
+from bisect import bisect_right
+
+from compaction.model.calibration import recorded_context
+from compaction.model.events import SummaryEvent
+from compaction.model.history import History
+from compaction.strategies import actions
+from compaction.strategies.base import Step
+from compaction.strategies.spec import Source, StrategySpec
+
+LOG_SUMMARIZER = "the agent itself (its log)"
+
+
+def _boundary_starts(history: History) -> list[int]:
+    def build() -> list[int]:
+        return sorted(b["index"] for b in history.recorded.boundaries
+                      if isinstance(b, dict) and isinstance(b.get("index"), int) and not isinstance(b["index"], bool))
+    return history.shared_value("log_boundary_starts", build)
+
+
+def _next_index(history: History) -> int:
+    """The original index of the call about to be sent: just after the newest original message."""
+    for origin in reversed(history.origins):
+        if origin is not None:
+            return origin + 1
+    return 0
+
+
+def as_recorded_step(history: History, settings, store=None, summarizer=None) -> Step:
+    index = _next_index(history)
+    starts = _boundary_starts(history)
+    latest = starts[bisect_right(starts, index) - 1] if starts and starts[0] <= index else None
+    events: tuple = ()
+    acted: tuple[str, ...] = ()
+    first = next((origin for origin in history.origins if origin is not None), None)
+    if latest is not None and first is not None and first < latest:
+        # the first message the agent kept (a reactive compaction of a smaller window may have made some)
+        cut = next((p for p, o in enumerate(history.origins) if o is not None and o >= latest), len(history.origins))
+        summary = history.originals[latest].get("content") if latest < len(history.originals) else ""
+        events = (SummaryEvent(True, "the agent compacted here, as its log records", LOG_SUMMARIZER,
+                               summary if isinstance(summary, str) else str(summary), None, None,
+                               tuple(o for o in history.origins[:cut] if o is not None), "log_compaction"),)
+        acted = ("log_compaction",)
+        history = history.derive(history.messages[cut:], history.sizes[cut:], history.origins[cut:])
+    usage = history.recorded.usage
+    recorded = recorded_context(usage[index]) if index < len(usage) else None
+    if recorded is not None and history.known_tokens != recorded:
+        history = history.knowing(recorded)
+    return Step(history, acted, events)
+
+
+AS_RECORDED = StrategySpec(
+    name="as-recorded", label="As recorded", title="What the agent did: the log's own compactions",
+    actions=(actions.LOG_COMPACTION,),
+    family="The log",
+    description="Follows the log: at each compaction the agent made, keeps what the log shows it kept (its summary "
+                "and what came after); every call's tokens are the ones the log recorded.",
+    params=(),
+    make=lambda params: as_recorded_step,
+    sources=(Source("Claude Code docs: how Claude Code works, when the context fills up",
+                    "https://code.claude.com/docs/en/how-claude-code-works"),),
+    notes=("Without a compaction of its own in the log, this is the session sent whole at every call.",
+           "Where a log keeps old messages after its compaction (Gemini CLI's recordings note the compression "
+           "but keep the history), the messages sent after it are the ones from the note on; the tokens are the "
+           "recorded ones all the same.",
+           "The summary the agent wrote counts as one summary, priced as a call that read what it replaced."),
+)
+
+SPECS = (AS_RECORDED,)
