@@ -72,7 +72,8 @@ def check(path: Path, root: Path, with_replay: bool = False) -> dict:
     if conversation.format == "claude-code":
         raw = raw_counts(path)
         left_out = conversation.metadata.get("branch_lines_skipped", 0) + \
-            conversation.metadata.get("restart_lines_skipped", 0)
+            conversation.metadata.get("restart_lines_skipped", 0) + \
+            sum(1 for w in conversation.warnings if w.kind == "result_without_call")  # answering no call: dropped
         row |= {"raw_responses": raw["responses"], "raw_results": raw["results"], "left_out_lines": left_out}
     elif conversation.format in ("codex", "gemini"):
         row |= raw_agent_counts(path, conversation.format) | {"left_out_lines": 0}

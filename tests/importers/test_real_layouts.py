@@ -10,6 +10,7 @@ import pytest
 
 from compaction.cli.main import main
 from compaction.importers import load_conversation
+from compaction.importers.claude_code.pairing import MISSING_RESULT
 from compaction.model.messages import tool_results
 from compaction.model.validity import check_pairs, is_waiting_call
 
@@ -31,6 +32,14 @@ SHAPES = {
     "claude_code_comment_lines_on_top.jsonl": (1, 0, 0),
     # a log still being written: its last line (a tool result) is cut off
     "claude_code_cut_off_last_line.jsonl": (1, 0, 1),
+    # a result (a third-party model's `call_` id) whose call's line was never written: its progress and
+    # result lines hang off the missing line; the result is left out, as Claude Code drops it
+    "claude_code_call_line_missing.jsonl": (2, 1, 0),
+    # a call whose result line is not in the file, a compaction right after it: an error result stands in
+    "claude_code_result_missing_before_compaction.jsonl": (2, 1, 0),
+    # a resumed session: calls never answered (the last line of a response, then a response of its own),
+    # the next prompt hanging off the line before each: both call lines are left out
+    "claude_code_call_dropped_on_resume.jsonl": (3, 1, 0),
     # SWE-agent: tool_call_ids lists, an id reused by a later call, trajectory copies not read
     "swe_agent_tool_call_ids.traj": (3, 3, 0),
     # OpenHands: two parallel calls written action, observation, action, observation; a think call
@@ -113,3 +122,54 @@ def test_a_file_of_notes_only_is_still_an_error():
 
     with pytest.raises(ConversationError, match="not valid JSON"):
         load_conversation(b"// a copied log\n// nothing else\n", name="notes.jsonl")
+
+
+def _warnings(conversation, kind):
+    return [w for w in conversation.warnings if w.kind == kind]
+
+
+def test_a_result_whose_call_line_is_not_in_the_file_is_left_out_and_said():
+    conversation = load_conversation(CASES / "claude_code_call_line_missing.jsonl")
+    [warning] = _warnings(conversation, "result_without_call")
+    assert warning.line == 8 and "'call_9d0e4f1a2b3c4d5e6f708192'" in warning.message
+    assert "the line of its call is not in the file" in warning.message
+    assert [b["tool_use_id"] for m in conversation.messages for b in tool_results(m)] == ["toolu_01Run"]
+
+
+def test_a_call_left_without_result_by_a_compaction_gets_claude_codes_error_result():
+    conversation = load_conversation(CASES / "claude_code_result_missing_before_compaction.jsonl")
+    assert conversation.messages[2] == {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_01Write", "content": MISSING_RESULT, "is_error": True}]}
+    assert MISSING_RESULT == "[Tool result missing due to internal error]"  # Claude Code's own text
+    [warning] = _warnings(conversation, "result_missing")
+    assert warning.line == 3 and "(line 6)" in warning.message
+    assert conversation.metadata["compact_boundaries"][0]["index"] == 3  # the summary still starts afresh
+
+
+def test_calls_dropped_on_resume_are_left_out_and_their_response_keeps_its_final_usage():
+    conversation = load_conversation(CASES / "claude_code_call_dropped_on_resume.jsonl")
+    [warning] = conversation.warnings
+    assert (warning.kind, warning.line) == ("dropped_call", 4) and warning.message.startswith("2 line(s)")
+    assert conversation.metadata["branch_lines_skipped"] == 2
+    assert [b["type"] for b in conversation.messages[1]["content"]] == ["thinking", "text"]
+    assert conversation.usage[1]["output_tokens"] == 240  # written on the dropped call's line
+
+
+def _line(uuid, parent, role, content, message_id=None):
+    message = {"role": role, "content": content} | ({"id": message_id} if message_id else {})
+    return json.dumps({"parentUuid": parent, "isSidechain": False, "type": role, "uuid": uuid,
+                       "timestamp": "2026-03-01T10:00:00Z", "message": message})
+
+
+def test_a_call_never_answered_before_the_next_prompt_is_answered_in_that_turn_in_call_order():
+    use = [{"type": "tool_use", "id": f"toolu_{n}", "name": "Read", "input": {}} for n in (1, 2)]
+    lines = [_line("u1", None, "user", "Read both."), _line("a1", "u1", "assistant", use[:1], "msg_1"),
+             _line("a2", "a1", "assistant", use[1:], "msg_1"),
+             _line("r2", "a2", "user", [{"type": "tool_result", "tool_use_id": "toolu_2", "content": "two"}]),
+             _line("u2", "r2", "user", "Stop, read only the second."),
+             _line("a3", "u2", "assistant", [{"type": "text", "text": "Done."}], "msg_2")]
+    conversation = load_conversation("\n".join(lines).encode(), name="s.jsonl")
+    assert [(b.get("tool_use_id"), b.get("is_error")) for b in conversation.messages[2]["content"]] == [
+        ("toolu_1", True), ("toolu_2", None), (None, None)]
+    assert not conversation.pair_problems
+    assert [w.kind for w in conversation.warnings] == ["result_missing"]

@@ -3,8 +3,9 @@
 How a file is read, one idea per module:
 - records.py: each line as a record of the parentUuid tree (message, compaction boundary, or other);
 - branch.py: which lines are the session (the spine from the last line to the root, plus the lines of
-  its responses and the results of its calls that the tree puts beside it), what was rewound or
-  restarted;
+  its responses and the results of its calls that the tree puts beside it), what was rewound, dropped
+  on resume or restarted;
+- pairing.py: the tool pairs of the kept lines repaired as Claude Code repairs them before it sends;
 - assemble.py: the kept lines as API messages, with each response's recorded usage.
 Sidechain lines (subagents) and lines of unknown type are left out and counted.
 """
@@ -15,6 +16,7 @@ from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.claude_code.assemble import assemble
 from compaction.importers.claude_code.branch import choose_branch
+from compaction.importers.claude_code.pairing import repair_pairs
 from compaction.importers.claude_code.records import KNOWN_OTHER_TYPES, Record, read_record
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation, LoadWarning
@@ -43,16 +45,17 @@ def load(lines: JsonLines) -> Conversation:
                                 + lines.first_problem(), where=label)
     bridged = _bridge_missing_parents(records)
     branch = choose_branch(records)
-    out = assemble(branch.records)
+    kept, repaired = repair_pairs(branch.records, {record.uuid for record in records})
+    out = assemble(kept)
     warnings = [w for w in (lines.skipped_warning(),) if w] + subagent + bridged + branch.warnings \
-        + out.warnings + skipped.warnings()
+        + repaired + out.warnings + skipped.warnings()
     metadata = {
         "session_id": session_id,
         "compact_boundaries": out.boundaries,
         "compact_summary_indices": out.summary_indices,
         "sidechain_lines_skipped": skipped.sidechain,
         "unknown_lines_skipped": skipped.unknown,
-        "branch_lines_skipped": branch.rewound,
+        "branch_lines_skipped": branch.rewound + branch.dropped_calls,
         "restart_lines_skipped": branch.restarted,
     }
     if version:

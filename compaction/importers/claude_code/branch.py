@@ -1,20 +1,25 @@
 """Which lines of a Claude Code log are the session the model saw.
 
-The lines form a tree by parentUuid, but a tree that branches for two reasons:
+The lines form a tree by parentUuid, but a tree that branches for three reasons:
 - a rewind (the person went back and asked something else): the old branch is left out;
+- a call dropped on resume: Claude Code leaves out the lines of tool calls that never got a result when
+  it resumes a session (filterUnresolvedToolUses), so the next prompt hangs off the line before the
+  call, beside it. The call was not sent again: its line is left out like a rewound one, and its
+  response's final usage (written on its last line) goes to the response's last kept line;
 - parallel tool calls: one response is written as lines A1 <- A2 <- A3 (one content block each), and
   each result line hangs off the line of its own tool_use (R1 -> A2, R2 -> A3, ...), naming it in
   sourceToolAssistantUUID; the next response hangs off one of the results. Nothing was rewound.
 So the path from the last line back to the root is only the spine. Around it are kept the lines of the
 same response (same message.id or requestId, or no id to tell them apart) that hang off a kept line, and
 the result lines that answer a kept tool call; then the same around what was added. What is left out
-is counted: lines of rewound branches (a second root with a new first prompt among them), and those of
-an earlier start of the session (restart: a second root repeating the first prompt).
+is counted: lines of rewound branches (a second root with a new first prompt among them), dropped
+calls, and those of an earlier start of the session (restart: a second root repeating the first prompt).
 """
 
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from compaction.importers.checks import only_tool_results
 from compaction.importers.claude_code.records import Record
 from compaction.model.conversation import LoadWarning
 
@@ -27,6 +32,15 @@ class Branch:
     warnings: list[LoadWarning] = field(default_factory=list)
     rewound: int = 0  # message lines left out on abandoned branches
     restarted: int = 0  # message lines left out of an earlier start of the session
+    dropped_calls: int = 0  # lines of calls never answered, beside which the conversation went on
+
+
+@dataclass
+class _Tree:
+    """The message lines by what they hang off, and the result lines by the call they answer."""
+    anchors: dict[int, Record | None]  # id(message line) -> the message line it hangs off
+    hanging: dict[int, list[Record]]  # id(message line) -> message lines hanging off it
+    answers: dict[str, list[Record]]  # tool_use id -> result lines answering it
 
 
 def choose_branch(records: list[Record]) -> Branch:
@@ -35,10 +49,13 @@ def choose_branch(records: list[Record]) -> Branch:
     end = max((r for r in records if r.kind != "other"), key=lambda r: r.line)
     spine, warnings = _spine(end, by_uuid)
     kept = {id(record) for record in spine}
-    _add_parallel_lines(records, kept, by_uuid)
+    tree = _tree(records, by_uuid)
+    _add_parallel_lines(records, kept, tree)
+    dropped = [r for r in records if r.is_message and id(r) not in kept and _dropped_call(r, tree, kept)]
+    _keep_final_usage(records, kept, dropped)
     kept_records = sorted((r for r in records if id(r) in kept), key=lambda r: position[id(r)])
     branch = Branch(kept_records, warnings)
-    _count_left_out(records, kept, spine[0], by_uuid, branch)
+    _count_left_out(records, kept, {id(r) for r in dropped}, spine[0], by_uuid, branch)
     return branch
 
 
@@ -77,7 +94,7 @@ def _anchor(record: Record, by_uuid: dict[str, Record]) -> Record | None:
     return None
 
 
-def _tool_use_ids(record: Record) -> list[str]:
+def call_ids(record: Record) -> list[str]:
     content = record.content
     if record.role != "assistant" or not isinstance(content, list):
         return []
@@ -85,7 +102,7 @@ def _tool_use_ids(record: Record) -> list[str]:
             and isinstance(b.get("id"), str)]
 
 
-def _result_ids(record: Record) -> list[str]:
+def result_ids(record: Record) -> list[str]:
     content = record.content
     if record.role != "user" or not isinstance(content, list):
         return []
@@ -102,28 +119,31 @@ def same_response(first: Record, second: Record) -> bool:
     return True
 
 
-def _add_parallel_lines(records: list[Record], kept: set[int], by_uuid: dict[str, Record]) -> None:
+def _tree(records: list[Record], by_uuid: dict[str, Record]) -> _Tree:
+    tree = _Tree({}, defaultdict(list), defaultdict(list))
+    for record in records:
+        if not record.is_message:
+            continue
+        anchor = tree.anchors[id(record)] = _anchor(record, by_uuid)
+        if anchor is not None:
+            tree.hanging[id(anchor)].append(record)
+        for tool_use_id in result_ids(record):
+            tree.answers[tool_use_id].append(record)
+    return tree
+
+
+def _add_parallel_lines(records: list[Record], kept: set[int], tree: _Tree) -> None:
     """Add to `kept` the lines of kept responses and the results of kept tool calls (see the module).
 
     Lines of a response hang off its previous line, or, when tools run while it streams, off the
     result of its previous call (or a progress line under it): both are looked at from each kept line."""
-    anchors: dict[int, Record | None] = {}
-    hanging: dict[int, list[Record]] = defaultdict(list)  # id(message line) -> message lines hanging off it
-    answers: dict[str, list[Record]] = defaultdict(list)  # tool_use id -> result lines answering it
-    for record in records:
-        if not record.is_message:
-            continue
-        anchor = anchors[id(record)] = _anchor(record, by_uuid)
-        if anchor is not None:
-            hanging[id(anchor)].append(record)
-        for tool_use_id in _result_ids(record):
-            answers[tool_use_id].append(record)
+    anchors, hanging, answers = tree.anchors, tree.hanging, tree.answers
     kept_calls: set[str] = set()
     queue = [r for r in records if id(r) in kept and r.is_message]
     while queue:
         line = queue.pop()
         if line.role == "assistant":
-            response, calls = line, _tool_use_ids(line)
+            response, calls = line, call_ids(line)
             kept_calls.update(calls)
         else:  # a result line: lines of the response it answers may hang off it
             response, calls = anchors.get(id(line)), []
@@ -134,42 +154,75 @@ def _add_parallel_lines(records: list[Record], kept: set[int], by_uuid: dict[str
                 continue
             same = same_response(response, record) if line is response else \
                 record.response_key is not None and record.response_key == response.response_key
+            if record.role == "assistant" and same and _dropped_call(record, tree, kept):
+                continue
             if (record.role == "assistant" and same) or (calls and _answers(record, calls)):
                 kept.add(id(record))
                 queue.append(record)
     # a result whose line does not hang off its call (an unknown parent): kept when it is the only answer
-    answered = {i for r in records if id(r) in kept for i in _result_ids(r)}
+    answered = {i for r in records if id(r) in kept for i in result_ids(r)}
     for tool_use_id in kept_calls - answered:
         candidates = answers.get(tool_use_id, [])
-        if len(candidates) == 1 and set(_result_ids(candidates[0])) <= kept_calls:
+        if len(candidates) == 1 and set(result_ids(candidates[0])) <= kept_calls:
             kept.add(id(candidates[0]))
 
 
 def _answers(record: Record, calls: list[str]) -> bool:
     """A result line that answers calls of this line only."""
-    ids = _result_ids(record)
+    ids = result_ids(record)
     return bool(ids) and set(ids) <= set(calls)
 
 
-def _count_left_out(records: list[Record], kept: set[int], root: Record, by_uuid: dict[str, Record],
-                    branch: Branch) -> None:
+def _dropped_call(record: Record, tree: _Tree, kept: set[int]) -> bool:
+    """Whether a line holds tool calls that nothing in the file answers while a turn of the person hangs
+    off the kept line the call hangs off (directly, or through earlier dropped calls of its response):
+    a call Claude Code dropped when it resumed the session (see the module)."""
+    calls = call_ids(record)
+    if not calls or any(tree.answers.get(call) for call in calls):
+        return False
+    anchor = tree.anchors.get(id(record))
+    while anchor is not None and id(anchor) not in kept and anchor.role == "assistant" \
+            and same_response(anchor, record) and call_ids(anchor) \
+            and not any(tree.answers.get(call) for call in call_ids(anchor)):
+        anchor = tree.anchors.get(id(anchor))  # a later call of a response whose earlier call was dropped too
+    return anchor is not None and id(anchor) in kept and any(
+        id(other) in kept and other.role == "user" and not only_tool_results(other.content)
+        for other in tree.hanging.get(id(anchor), ()))
+
+
+def _keep_final_usage(records: list[Record], kept: set[int], dropped: list[Record]) -> None:
+    """A response's usage is its last line's (the output count grows line by line): when that line is
+    a dropped call, its usage goes to the response's last kept line (the call was made all the same)."""
+    last_kept: dict[str, Record] = {}
+    for record in records:
+        if id(record) in kept and record.role == "assistant" and record.response_key:
+            last_kept[record.response_key] = record
+    for record in dropped:
+        line = last_kept.get(record.response_key or "")
+        if line is not None and record.usage is not None and record.line > line.line:
+            line.usage = record.usage
+
+
+def _count_left_out(records: list[Record], kept: set[int], dropped: set[int], root: Record,
+                    by_uuid: dict[str, Record], branch: Branch) -> None:
     """Count the message lines left out, with one warning each: those of an earlier start of the session
-    (a tree of its own whose first prompt is the kept one's) as restarted, every other one as rewound (a
-    second root with a new prompt is the person going back to the start and asking something else)."""
+    (a tree of its own whose first prompt is the kept one's) as restarted, the calls dropped on resume,
+    every other one as rewound (a second root with a new prompt is the person going back to the start
+    and asking something else)."""
     roots: dict[int, Record] = {}
     first_message: dict[int, Record] = {}  # the first message line of each tree, by the id of its root
     for record in records:
         if record.is_message:
             first_message.setdefault(id(_root(record, by_uuid, roots)), record)
     opening = _opening(first_message.get(id(root), root))
-    first_line = {"restarted": None, "rewound": None}
+    first_line = {"restarted": None, "rewound": None, "dropped_calls": None}
     for record in records:
         if not record.is_message or id(record) in kept:
             continue
         own_root = _root(record, by_uuid, roots)
         restarted = own_root is not root and opening is not None \
             and _opening(first_message[id(own_root)]) == opening
-        reason = "restarted" if restarted else "rewound"
+        reason = "restarted" if restarted else "dropped_calls" if id(record) in dropped else "rewound"
         setattr(branch, reason, getattr(branch, reason) + 1)
         first_line[reason] = first_line[reason] or record.line
     if branch.restarted:
@@ -177,6 +230,11 @@ def _count_left_out(records: list[Record], kept: set[int], root: Record, by_uuid
             f"restarted: the session was started again with the same first prompt at line {root.line}; the "
             f"{branch.restarted:,} message line(s) of the earlier run are left out and the later run is shown",
             line=first_line["restarted"], kind="restart"))
+    if branch.dropped_calls:
+        branch.warnings.append(LoadWarning(
+            f"{branch.dropped_calls:,} line(s) of tool calls never answered left out: the next prompt hangs "
+            "off the line before the call, as when Claude Code resumes a session and drops calls without "
+            "a result", line=first_line["dropped_calls"], kind="dropped_call"))
     if branch.rewound:
         branch.warnings.append(LoadWarning(
             f"{branch.rewound:,} message line(s) on abandoned branches (rewinds) left out",
