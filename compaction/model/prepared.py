@@ -27,6 +27,8 @@ class Recorded:
     timestamps: list = field(default_factory=list)  # per message, ISO 8601 text or None
     boundaries: list = field(default_factory=list)  # {"index", "trigger", "pre_tokens", ...}
     agent_version: str | None = None  # e.g. Claude Code's "2.1.41", when the log says
+    # messages the agent wrote only because it compacted (its own summaries): no uncompacted history has them
+    agent_summaries: frozenset = frozenset()
 
 
 NOTHING_RECORDED = Recorded()

@@ -39,18 +39,20 @@ __all__ = ["ACTIONS", "MODEL_WINDOW_TOKENS", "CallRecord", "ReplayResult", "repl
 
 class _Uncompacted:
     """The same session never compacted: what each call would send, and what it would cost with its
-    cache reading the whole previous prompt (the history only grows), until the window refuses it."""
+    cache reading the whole previous prompt (the history only grows), until the window refuses it. The
+    summaries the agent itself wrote when it compacted are not part of it."""
 
     def __init__(self, prepared: History, billing: Billing, window: int):
         self.prepared, self.billing, self.window = prepared, billing, window
         self.before = lookups.first_boundary_index(prepared)  # until then, it is what the agent sent
         self.chars_so_far = 0  # characters of the messages before the current one
+        self.count = 0  # how many messages those are
         self.previous: tuple[int, str | None] | None = None  # (tokens, time) of the last call that could run
 
     def call(self, index: int, output_tokens: int, time: str | None) -> tuple[int, int, bool, float]:
         """(characters, tokens, whether the window accepts it, cost) of the call at message `index`."""
         prepared = self.prepared
-        chars = list_chars(self.chars_so_far, index) + prepared.overhead
+        chars = list_chars(self.chars_so_far, self.count) + prepared.overhead
         usage = prepared.recorded.usage[index] if index < len(prepared.recorded.usage) else None
         known = recorded_context(usage) if index < self.before else None
         tokens = known if known else prepared.token_model.tokens(chars)
@@ -63,6 +65,11 @@ class _Uncompacted:
             cost = price.cached(read, tokens - read, output_tokens)
             self.previous = (tokens, time)
         return chars, tokens, runs, cost
+
+    def append(self, index: int) -> None:
+        if index not in self.prepared.recorded.agent_summaries:
+            self.chars_so_far += self.prepared.sizes[index]
+            self.count += 1
 
 
 def replay(conversation, settings: Settings | None = None, *, store: OutputStore | None = None,
@@ -144,7 +151,7 @@ def replay(conversation, settings: Settings | None = None, *, store: OutputStore
             if keep_histories:
                 result.histories.append(history)
             history = carried
-        uncompacted.chars_so_far += sizes[index]
+        uncompacted.append(index)
         history = history.derive(history.messages + [message], history.sizes + [sizes[index]],
                                  history.origins + [index])
         if waiting_focus and message.get("role") == "user":

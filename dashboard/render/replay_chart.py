@@ -13,10 +13,16 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from compaction.replay.loop import ACTIONS, ReplayResult
-from dashboard.render.time_charts import ACTION_COLORS, BOUNDARY_COLOR, RAW_COLOR, SENT_COLOR, limit_lines
+from dashboard.render.time_charts import (
+    ACTION_COLORS,
+    BOUNDARY_COLOR,
+    RAW_COLOR,
+    RECORDED_COLOR,
+    SENT_COLOR,
+    limit_lines,
+)
 from dashboard.render.timeline import ACTION_TITLES
 
-RECORDED_COLOR = "#f58518"
 STOP_COLOR = "#e45756"
 CACHE_LANE = "prompt cache broken by a layer"
 BLIND_LANE = "response named what it no longer saw"

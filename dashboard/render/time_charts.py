@@ -21,10 +21,13 @@ ACTION_COLORS = {"L3": "#f58518", "L1": "#bab0ac", "L2": "#eeca3b", "L4": "#b279
                  "summary": "#b279a2", "reactive": "#e45756", "compact_tool": "#54a24b", "persist": "#f58518",
                  "microcompact": "#eeca3b", "auto_compact": "#b279a2", "clear_tool_uses": "#eeca3b",
                  "clear_thinking": "#9d755d", "compact": "#b279a2", "forget": "#bab0ac", "condense": "#b279a2"}
-# one colour per strategy of the registry, the tutorial's first three as they always were
-_PALETTE = ("#f58518", "#54a24b", "#e45756", "#9d755d", "#ff9da6", "#79706e", "#d67195", "#439894", "#8cd17d",
-            "#b6992d", "#499894", "#86bcb6", "#fabfd2")
-STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_last": "#b279a2"}
+RECORDED_COLOR = "#f58518"  # what the agent really sent, on every chart
+# one colour per strategy of the registry, the tutorial's first three as they always were, and what the
+# agent did in the recorded line's colour
+_PALETTE = ("#54a24b", "#e45756", "#9d755d", "#ff9da6", "#79706e", "#d67195", "#439894", "#8cd17d",
+            "#b6992d", "#499894", "#86bcb6", "#fabfd2", "#1f77b4", "#8c564b", "#17becf", "#bcbd22")
+STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_last": "#b279a2",
+                   "as-recorded": RECORDED_COLOR}
 STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
 

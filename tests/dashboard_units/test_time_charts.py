@@ -114,7 +114,7 @@ def test_sentences_say_how_tokens_are_counted_and_where_the_agent_would_stop(see
     session = load_conversation(SAMPLES / "claude_code_long_session.jsonl", name="claude_code_long_session.jsonl")
     result = replay(session, keep_histories=False)
     assert timeline.tokens_sentence(result).startswith("Tokens calibrated on what this log recorded: estimates "
-                                                       "within 0.1 % of it (median over 125 calls")
+                                                       "within 0.1 % of it (median over 132 calls")
     stop = result.totals["raw_stop_call"]
     assert timeline.baseline_sentence(result).startswith(f"Without compaction the agent stops at call {stop + 1:,} of 320")
     assert "% of the " in timeline.cache_check_sentence(result)
