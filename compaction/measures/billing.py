@@ -8,7 +8,14 @@ prices and said once, never at $0.
 from dataclasses import dataclass
 
 from compaction.measures.cost import DEFAULT_PRICES, Prices
-from compaction.measures.prices import FALLBACK_NOTE, ModelPrice, cache_writes, price_for, recorded_call_cost
+from compaction.measures.prices import (
+    FALLBACK_NOTE,
+    ModelPrice,
+    cache_writes,
+    price_for,
+    recorded_call_cost,
+    recorded_parts,
+)
 
 LIFETIME_S = {"5m": 5 * 60, "1h": 60 * 60}
 NO_MODEL = "the conversation names no model: priced at the default prices ($3 / $15 per million tokens)"
@@ -33,6 +40,10 @@ class CallPrice:
     def plain(self, input_tokens: int, output: int) -> float:
         """The same tokens with no caching at all."""
         return self.tariff.cost(input_tokens, 0, 0, 0, output)
+
+    def as_recorded(self, usage: dict, output: int) -> float:
+        """A call that sent what the agent sent: its own recorded reads and writes, at this call's price."""
+        return self.tariff.cost(*recorded_parts(usage), output)
 
 
 def _lifetime(usage: dict | None) -> str | None:

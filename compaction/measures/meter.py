@@ -5,8 +5,9 @@ with the history it sends; sweeps and corpora aggregate the same records."""
 from dataclasses import dataclass
 
 from compaction.measures.billing import Billing
-from compaction.measures.cache import cache_use
+from compaction.measures.cache import CacheUse, cache_use
 from compaction.measures.loss import SentView, artifact_retention, artifacts, blind_references
+from compaction.measures.prices import recorded_parts
 from compaction.measures.terms import TermIndex
 from compaction.model.calibration import recorded_context
 from compaction.model.events import SummaryEvent
@@ -60,8 +61,10 @@ class Meter:
         self.last_view: SentView | None = None
         self.last_index = 0
 
-    def call(self, index: int, sent: History, context_tokens: int, events, input_cap: int) -> CallMeasures:
-        """The measures of the call that produced the original message `index`, sending `sent`."""
+    def call(self, index: int, sent: History, context_tokens: int, events, input_cap: int,
+             exact: bool = False) -> CallMeasures:
+        """The measures of the call that produced the original message `index`, sending `sent`; `exact`:
+        `sent` is what the agent sent at that call, so its cache reads and writes are the recorded ones."""
         model = self.prepared.token_model
         usage = self.usage[index] if index < len(self.usage) else None
         price = self.billing.at(index)
@@ -69,12 +72,18 @@ class Meter:
             **usage, "model": self.billing.model_at(index), "context_tokens": recorded_context(usage),
             "cost_usd": self.billing.recorded_cost(index)}
         time = self.times[index] if index < len(self.times) else None
-        cache = cache_use(model, self.previous, sent, context_tokens, self.previous_time, time, price.ttl_s,
-                          self.previous_tokens)
+        if exact and usage is not None:
+            _, five, hour, read = recorded_parts(usage)
+            cache = CacheUse(read, five + hour, False)
+        else:
+            cache = cache_use(model, self.previous, sent, context_tokens, self.previous_time, time, price.ttl_s,
+                              self.previous_tokens)
         self.previous, self.previous_tokens, self.previous_time = sent, context_tokens, time
         output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
         summary_in, summary_out = summary_tokens(events, self.prepared, input_cap)
-        cost = price.cached(cache.read, cache.write, output) + price.plain(summary_in, summary_out)
+        own = price.as_recorded(usage, output) if exact and usage is not None else price.cached(cache.read, cache.write,
+                                                                                                 output)
+        cost = own + price.plain(summary_in, summary_out)
         cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
         view = SentView(sent)
         blind = blind_references(self.index, index, view) if self.index is not None else ()

@@ -177,12 +177,16 @@ def cache_writes(usage: dict) -> tuple[int, int]:
     return max(five_minutes, created - one_hour), one_hour
 
 
+def recorded_parts(usage: dict) -> tuple[int, int, int, int]:
+    """(uncached input, 5-minute writes, 1-hour writes, cache reads) of a recorded call."""
+    five_minutes, one_hour = cache_writes(usage)
+    return _count(usage, "input_tokens"), five_minutes, one_hour, _count(usage, "cache_read_input_tokens")
+
+
 def recorded_call_cost(usage: dict, fallback: Prices) -> tuple[float, str]:
     """(US$, what priced it) of one recorded call: the table row's family, or why the settings' prices
     (`fallback`) priced it instead. A call is never priced at $0 for want of a row."""
-    five_minutes, one_hour = cache_writes(usage)
-    counts = (_count(usage, "input_tokens"), five_minutes, one_hour, _count(usage, "cache_read_input_tokens"),
-              _count(usage, "output_tokens"))
+    counts = (*recorded_parts(usage), _count(usage, "output_tokens"))
     model = usage.get("model") if isinstance(usage.get("model"), str) else None
     row = price_for(model)
     if row is not None:

@@ -34,7 +34,8 @@ class RunContext:
 
 
 class History:
-    __slots__ = ("messages", "sizes", "origins", "prepared", "run", "known_tokens", "_size", "_pair_problems")
+    __slots__ = ("messages", "sizes", "origins", "prepared", "run", "known_tokens", "anchor", "_size",
+                 "_pair_problems")
 
     def __init__(self, messages: list[Message], sizes: list[int], origins: list[int | None], prepared: Prepared,
                  run: RunContext | None = None, pair_problems: list | None = None):
@@ -46,6 +47,10 @@ class History:
         # the tokens a call sending exactly these messages carried, when the log recorded that call (the
         # replay sets it while the history is still what the agent sent); None: estimated
         self.known_tokens: int | None = None
+        # (tokens, context characters) of a history whose tokens the log recorded (an earlier one of this run,
+        # or what the agent sent at this call): while this one holds at least half as many characters, its
+        # estimate measures from there (what was recorded, plus or minus the characters that differ)
+        self.anchor: tuple[int, int] | None = None
         self._size: int | None = None  # list_size(sizes), worked out on first use: a replay asks several times
         self._pair_problems = pair_problems
 
@@ -116,7 +121,19 @@ class History:
         estimate."""
         if self.known_tokens is not None:
             return self.known_tokens
-        return self.prepared.token_model.tokens(self.context_size)
+        model = self.prepared.token_model
+        if self.anchor is not None and 2 * self.context_size >= self.anchor[1]:
+            tokens, chars = self.anchor  # still most of what was recorded: measure from there
+            change = self.context_size - chars
+            return max(tokens + (model.content_tokens(change) if change >= 0 else -model.content_tokens(-change)), 1)
+        return model.tokens(self.context_size)
+
+    def anchored(self, tokens: int, chars: int) -> "History":
+        """The same history, its estimate measured from `tokens` recorded for `chars` context characters."""
+        found = History(self.messages, self.sizes, self.origins, self.prepared, self.run, self._pair_problems)
+        found.anchor = (tokens, chars)
+        found._size = self._size
+        return found
 
     def knowing(self, tokens: int | None) -> "History":
         """The same history, its tokens known to be `tokens` (a derived history estimates again)."""
@@ -148,8 +165,13 @@ class History:
         return self.prepared.index(key, build)
 
     def derive(self, messages: list[Message], sizes: list[int], origins: list[int | None]) -> "History":
-        """A new history over the same prepared conversation, in the same run."""
-        return History(messages, sizes, origins, self.prepared, self.run)
+        """A new history over the same prepared conversation, in the same run. It estimates its tokens from
+        this one's recorded tokens while it still holds most of what they measured (at least half the
+        characters: an appended message, a preview, a placeholder), and afresh after a summary or a snip
+        (see `anchor`)."""
+        derived = History(messages, sizes, origins, self.prepared, self.run)
+        derived.anchor = (self.known_tokens, self.context_size) if self.known_tokens is not None else self.anchor
+        return derived
 
     def start(self) -> "History":
         """An empty history over the same prepared conversation, in a run of its own (a new replay)."""

@@ -45,16 +45,35 @@ class _Uncompacted:
     def __init__(self, prepared: History, billing: Billing, window: int):
         self.prepared, self.billing, self.window = prepared, billing, window
         self.before = lookups.first_boundary_index(prepared)  # until then, it is what the agent sent
+        # at the call right after the log's first compaction, the log says what the whole history held
+        # then: the agent's count when it decided to compact (preTokens)
+        first = min((b for b in prepared.recorded.boundaries if isinstance(b, dict) and b.get("index") == self.before),
+                    key=lambda b: b["index"], default=None)
+        self.pre_tokens = first.get("pre_tokens") if first else None
+        self.after_boundary = next((i for i in range(self.before, len(prepared.messages))
+                                    if prepared.messages[i].get("role") == "assistant"), None)
         self.chars_so_far = 0  # characters of the messages before the current one
         self.count = 0  # how many messages those are
         self.previous: tuple[int, str | None] | None = None  # (tokens, time) of the last call that could run
 
+    def context_chars(self) -> int:
+        return list_chars(self.chars_so_far, self.count) + self.prepared.overhead
+
+    def known(self, index: int) -> int | None:
+        """The tokens the whole history held at the call at `index`, where the log says it."""
+        usage = self.prepared.recorded.usage
+        if index < self.before:
+            return recorded_context(usage[index]) if index < len(usage) else None
+        if index == self.after_boundary and isinstance(self.pre_tokens, int) and self.pre_tokens > 0:
+            return self.pre_tokens
+        return None
+
     def call(self, index: int, output_tokens: int, time: str | None) -> tuple[int, int, bool, float]:
         """(characters, tokens, whether the window accepts it, cost) of the call at message `index`."""
         prepared = self.prepared
-        chars = list_chars(self.chars_so_far, self.count) + prepared.overhead
+        chars = self.context_chars()
         usage = prepared.recorded.usage[index] if index < len(prepared.recorded.usage) else None
-        known = recorded_context(usage) if index < self.before else None
+        known = self.known(index)
         tokens = known if known else prepared.token_model.tokens(chars)
         runs = tokens <= self.window
         cost = 0.0
@@ -62,7 +81,9 @@ class _Uncompacted:
             price = self.billing.at(index)
             fresh = self.previous is None or expired(self.previous[1], time, price.ttl_s)
             read = 0 if fresh else min(self.previous[0], tokens)
-            cost = price.cached(read, tokens - read, output_tokens)
+            # what the agent sent, until its own first compaction: its recorded reads and writes
+            cost = price.as_recorded(usage, output_tokens) if known and index < self.before \
+                else price.cached(read, tokens - read, output_tokens)
             self.previous = (tokens, time)
         return chars, tokens, runs, cost
 
@@ -112,10 +133,13 @@ def replay(conversation, settings: Settings | None = None, *, store: OutputStore
     pending: list = []  # compact-tool events since the last call
     waiting_focus: list[str | None] = []  # set while a compact call waits for its turn's results
     checked: list[int] = []
+    agent_summaries = prepared.recorded.agent_summaries
     for index, message in enumerate(originals):
         if message.get("role") == "assistant":
-            if pristine and index < uncompacted.before and index < len(usage) and usage[index] is not None:
-                history = history.knowing(recorded_context(usage[index]))
+            whole = uncompacted.known(index)  # what the whole history held, where the log says it
+            if whole is not None:
+                exact = pristine and index < uncompacted.before  # the agent sent this very history
+                history = history.knowing(whole) if exact else history.anchored(whole, uncompacted.context_chars())
             given = history
             done = step(history, settings, store, summarizer)
             history, carried = done.history, done.kept  # an edit of this request only leaves `carried` whole
@@ -135,7 +159,9 @@ def replay(conversation, settings: Settings | None = None, *, store: OutputStore
                     tokens = history.context_tokens
             pristine = pristine and not acted and history is given
             summaries += summaries_made(events)
-            measures = meter.call(index, history, tokens, events, settings.summary_input_cap)
+            # known tokens mean the history is what the agent sent (set while pristine, or by as-recorded)
+            measures = meter.call(index, history, tokens, events, settings.summary_input_cap,
+                                  history.known_tokens is not None)
             raw_chars, raw_tokens, raw_runs, raw_cost = uncompacted.call(index, measures.output_tokens,
                                                                          meter.previous_time)
             tokens_total += tokens
@@ -152,6 +178,8 @@ def replay(conversation, settings: Settings | None = None, *, store: OutputStore
                 result.histories.append(history)
             history = carried
         uncompacted.append(index)
+        if index in agent_summaries:  # the agent's own summary exists only because it compacted: a what-if
+            continue                  # never sees it (the as-recorded strategy puts it back where it was)
         history = history.derive(history.messages + [message], history.sizes + [sizes[index]],
                                  history.origins + [index])
         if waiting_focus and message.get("role") == "user":

@@ -25,11 +25,12 @@ def _boundary_starts(history: History) -> list[int]:
 
 
 def _next_index(history: History) -> int:
-    """The original index of the call about to be sent: just after the newest original message."""
-    for origin in reversed(history.origins):
-        if origin is not None:
-            return origin + 1
-    return 0
+    """The original index of the call about to be sent: just after the newest original message (and
+    after the agent's own summaries, which the replay does not append)."""
+    found = next((origin + 1 for origin in reversed(history.origins) if origin is not None), 0)
+    while found in history.recorded.agent_summaries:
+        found += 1
+    return found
 
 
 def as_recorded_step(history: History, settings, store=None, summarizer=None) -> Step:
@@ -40,14 +41,19 @@ def as_recorded_step(history: History, settings, store=None, summarizer=None) ->
     acted: tuple[str, ...] = ()
     first = next((origin for origin in history.origins if origin is not None), None)
     if latest is not None and first is not None and first < latest:
-        # the first message the agent kept (a reactive compaction of a smaller window may have made some)
+        # what the agent kept: from its compaction on (a reactive compaction of a smaller window may have
+        # made messages of its own); the replay leaves the agent's own summary out, so it is put back here
         cut = next((p for p, o in enumerate(history.origins) if o is not None and o >= latest), len(history.origins))
+        messages, sizes, origins = history.messages[cut:], history.sizes[cut:], history.origins[cut:]
+        if latest in history.recorded.agent_summaries and latest not in origins:
+            messages, sizes, origins = ([history.originals[latest], *messages], [history.prepared.sizes[latest], *sizes],
+                                        [latest, *origins])
         summary = history.originals[latest].get("content") if latest < len(history.originals) else ""
         events = (SummaryEvent(True, "the agent compacted here, as its log records", LOG_SUMMARIZER,
                                summary if isinstance(summary, str) else str(summary), None, None,
                                tuple(o for o in history.origins[:cut] if o is not None), "log_compaction"),)
         acted = ("log_compaction",)
-        history = history.derive(history.messages[cut:], history.sizes[cut:], history.origins[cut:])
+        history = history.derive(messages, sizes, origins)
     usage = history.recorded.usage
     recorded = recorded_context(usage[index]) if index < len(usage) else None
     if recorded is not None and history.known_tokens != recorded:
