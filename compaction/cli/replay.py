@@ -53,20 +53,33 @@ def _share(value) -> str:
 
 
 def totals_lines(totals: dict) -> list[str]:
-    """The totals a person reads: tokens, what the baseline could really send, cost, cache, loss."""
-    stop = totals["raw_stop_call"]
+    """The totals a person reads: tokens, what the baseline could really send, cost over the same calls
+    on both sides, what the log says the session cost, cache, loss."""
+    stop, calls, compared = totals["raw_stop_call"], totals["calls"], totals["compared_calls"]
     baseline = (f"without compaction {totals['raw_tokens_sent']:,}" if stop is None else
                 f"without compaction {totals['raw_tokens_sent']:,} before the agent stops at call {stop + 1:,} "
                 "(prompt too long)")
+    over = f"over all {calls:,} calls" if compared == calls else \
+        f"over calls 1-{compared:,}, the ones the agent without compaction could make"
     calibration = totals["calibration"]
     check = totals["cache_model_check"]
+    parting = totals["parting_call"]
+    exact = ("tokens as the log recorded them at every call" if parting is None and totals["exact_calls"] else
+             f"tokens as the log recorded them until call {parting + 1:,}, where the histories part; estimated "
+             "after" if totals["exact_calls"] else "")
+    recorded = totals["recorded_cost_usd"]
     return [
         f"tokens sent {totals['tokens_sent']:,} ({baseline}), peak context {totals['peak_tokens']:,} tokens",
         "tokens " + (f"calibrated on the log: median error {calibration['median_abs_error']:.1%} over "
                      f"{calibration['calls']:,} calls, {calibration['tokens_per_char']:.3f} per character + "
                      f"{calibration['overhead_tokens']:,} a call" if calibration else "estimated as characters / 4"),
-        f"cost US${totals['cost_usd']:,.2f} with caching, US${totals['cost_usd_no_cache']:,.2f} without; "
-        f"without compaction US${totals['raw_cost_usd']:,.2f} for the calls that could run",
+        exact,
+        f"cost {over}: US${totals['cost_usd_compared']:,.2f} with compaction, US${totals['raw_cost_usd']:,.2f} "
+        f"without (prompt caching, priced at {totals['priced_as']})",
+        f"cost of all {calls:,} calls US${totals['cost_usd']:,.2f} with caching, US${totals['cost_usd_no_cache']:,.2f} "
+        "without",
+        f"what this session cost (its log's own calls): US${recorded:,.2f}" if recorded is not None else "",
+        *[f"note: {note}" for note in totals["price_notes"]],
         f"cache hit rate {_share(totals['cache_hit_rate'])}, {totals['cache_breaks']:,} call(s) where a layer broke "
         "the cache",
         f"blind references {totals['blind_references']:,}; artifacts still sent at the end "

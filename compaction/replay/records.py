@@ -92,6 +92,15 @@ class ReplayResult:
         return self.histories[call]
 
     @property
+    def priced_as(self) -> str:
+        """What the costs are priced at, in words."""
+        if self.prices is not None:
+            return "the prices set"
+        if any(note.startswith("the conversation names no model") for note in self.price_notes):
+            return "the default prices"
+        return "the log's models"
+
+    @property
     def parting_call(self) -> int | None:
         """The first call whose tokens are estimated: where the strategy's history parted from what the
         agent sent (or where the log stops saying). None when every call's tokens are recorded."""
@@ -150,7 +159,7 @@ class ReplayResult:
             "recorded_cost_usd": sum(recorded_costs) if recorded_costs else None,
             "exact_calls": sum(1 for c in calls if c.exact),
             "parting_call": self.parting_call,
-            "priced_as": "the prices set" if self.prices is not None else "the log's models",
+            "priced_as": self.priced_as,
             "price_notes": list(self.price_notes),
             "cache_lifetimes": list(self.cache_lifetimes),
             "blind_references": sum(len(m.blind) for m in measured),
