@@ -2,7 +2,7 @@
 
 Defaults are Anthropic's list prices for a Sonnet-class model: input $3, output $15; a cache write
 costs 1.25 x the input price for the 5-minute lifetime and 2 x for the 1-hour one, a cache read
-0.1 x (shared/REFERENCE.md, section 8). `Prices` is what the person sets; the prices a log's own
+0.1 x (Anthropic's published pricing: https://platform.claude.com/docs/en/about-claude/pricing). `Prices` is what the person sets; the prices a log's own
 models were billed at come from the bundled table (measures/prices.py), which falls back on these.
 """
 
