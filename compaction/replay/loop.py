@@ -42,8 +42,8 @@ class _Uncompacted:
     cache reading the whole previous prompt (the history only grows), until the window refuses it. The
     summaries the agent itself wrote when it compacted are not part of it."""
 
-    def __init__(self, prepared: History, billing: Billing, window: int):
-        self.prepared, self.billing, self.window = prepared, billing, window
+    def __init__(self, prepared: History, billing: Billing, window: int, from_log: bool = True):
+        self.prepared, self.billing, self.window, self.from_log = prepared, billing, window, from_log
         self.before = lookups.first_boundary_index(prepared)  # until then, it is what the agent sent
         # at the call right after the log's first compaction, the log says what the whole history held
         # then: the agent's count when it decided to compact (preTokens)
@@ -61,6 +61,8 @@ class _Uncompacted:
 
     def known(self, index: int) -> int | None:
         """The tokens the whole history held at the call at `index`, where the log says it."""
+        if not self.from_log:
+            return None
         usage = self.prepared.recorded.usage
         if index < self.before:
             return recorded_context(usage[index]) if index < len(usage) else None
@@ -96,7 +98,7 @@ class _Uncompacted:
 def replay(conversation, settings: Settings | None = None, *, store: OutputStore | None = None,
            summarizer: Summarizer | None = None, model_window_tokens: int = MODEL_WINDOW_TOKENS,
            strategy: "str | StepFunction" = "pipeline", keep_histories: bool = True,
-           prices: Prices | None = None) -> ReplayResult:
+           prices: Prices | None = None, from_log: bool = True) -> ReplayResult:
     """Replay a conversation (message list, Conversation or prepared History) through the agent loop.
 
     Nothing passed in is changed. `keep_histories=False` drops the per-call histories (sweeps). Each
@@ -104,6 +106,8 @@ def replay(conversation, settings: Settings | None = None, *, store: OutputStore
     references; artifact retention at the end. `prices` None prices each call as the log says (its
     model's row of the price table); given, every call is priced at them. A Conversation brings the usage
     and times the log recorded; a prepared History brings the token model calibrated on them.
+    `from_log=False` estimates every call's tokens and cache use as if the log had recorded nothing but
+    the fit of its token model (how far the models alone come, against the log: benchmarks).
     """
     settings = settings or DEFAULTS
     if isinstance(model_window_tokens, bool) or not isinstance(model_window_tokens, int) \
@@ -124,7 +128,7 @@ def replay(conversation, settings: Settings | None = None, *, store: OutputStore
                           calibration=prepared.calibration, prices=prices, token_model=prepared.token_model,
                           overhead_chars=prepared.overhead)
     meter = Meter(prepared, usage, times, billing)
-    uncompacted = _Uncompacted(prepared, billing, model_window_tokens)
+    uncompacted = _Uncompacted(prepared, billing, model_window_tokens, from_log)
     history = prepared.start()  # this replay's own run: nothing remembered from another
     pristine = True  # no layer has changed the history yet: it is what the agent sent
     summaries = tokens_total = raw_total = first_new = 0

@@ -157,6 +157,7 @@ class ReplayResult:
             "cost_usd_compared": sum(compared),
             "raw_cost_usd": sum(c.raw_cost_usd for c in runs),
             "recorded_cost_usd": sum(recorded_costs) if recorded_costs else None,
+            "recorded_calls": len(recorded_costs),  # the calls whose usage the log recorded (and priced)
             "exact_calls": sum(1 for c in calls if c.exact),
             "parting_call": self.parting_call,
             "priced_as": self.priced_as,
