@@ -20,7 +20,8 @@ CORPUS_AXES = {"context_limit": (20_000, 50_000, 100_000), "keep_recent": (1, 3,
                "max_bytes": (100_000, 200_000, 400_000), "preview_chars": (500, 2_000, 5_000)}
 NUMBER = st.column_config.NumberColumn(format="localized")
 PERCENT = st.column_config.NumberColumn(format="percent")
-DOLLARS = st.column_config.NumberColumn(format="dollar")
+# to a hundredth of a cent: a subagent's few calls often cost less than a cent
+DOLLARS = st.column_config.NumberColumn(format="$%.4f")
 CORPUS_TRADE_OFF_KEY = "sessions_tradeoff"
 
 st.title("Sessions")

@@ -85,7 +85,8 @@ def _count(value) -> str:
 
 
 def _dollars(value) -> str:
-    return "-" if value is None else f"${value:,.2f}"
+    # to a hundredth of a cent: a subagent's few calls often cost less than a cent
+    return "-" if value is None else f"${value:,.4f}"
 
 
 # (title, width, text of a row); the path comes last, unpadded
@@ -93,8 +94,8 @@ ROW_COLUMNS = (
     ("format", 11, lambda row: row["format_title"] or ""),
     ("messages", 8, lambda row: _count(row["messages"])),
     ("calls", 6, lambda row: _count(row["model_calls"])),
-    ("recorded $", 10, lambda row: _dollars(row["recorded_cost_usd"])),
-    ("cost $", 9, lambda row: _dollars(row["cost_usd"])),
+    ("recorded $", 11, lambda row: _dollars(row["recorded_cost_usd"])),
+    ("cost $", 11, lambda row: _dollars(row["cost_usd"])),
     ("tokens sent", 12, lambda row: _count(row["tokens_sent"])),
     ("uncompacted", 12, lambda row: _count(row["raw_tokens_sent"])),
     ("saved", 6, lambda row: _share(row["saved_share"])),
@@ -110,6 +111,8 @@ def rows_table(result: CorpusResult) -> str:
                       for title, width, _ in ROW_COLUMNS) + "  path"]
     for row in result.rows:
         path = (SUBAGENT_MARK if row.get("parent_path") else "") + row["path"]
+        if row.get("subagent_of") and not row.get("parent_path"):
+            path += f"  (a subagent of session {row['subagent_of']}, which is not in this folder)"
         if row["error"]:
             cells = [f"{'':>{width}}" for _, width, _ in ROW_COLUMNS]
             lines.append(" ".join(cells) + f"  {path}  ERROR {row['error']}")

@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from compaction.corpus import subagents
-from compaction.corpus.files import SessionFile, checked_path
+from compaction.corpus.files import SessionFile, checked_path, project_of_cwd
 from compaction.errors import CompactionError
 from compaction.importers import load_conversation
 from compaction.importers.formats import title_of
@@ -113,6 +113,8 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     }
     if isinstance(metadata.get("session_id"), str) and metadata["session_id"]:
         facts["session"] = metadata["session_id"]
+    if isinstance(metadata.get("cwd"), str) and metadata["cwd"].strip():
+        facts["project"] = project_of_cwd(metadata["cwd"].strip())  # Codex: its path names only the day
     return facts
 
 
