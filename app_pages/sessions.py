@@ -7,7 +7,8 @@ from compaction.errors import CompactionError
 from compaction.importers.formats import SUFFIXES
 from compaction.measures.registry import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
-from dashboard.render.corpus_tables import RowFilter, corpus_summary, formats_of, sessions_frame
+from dashboard.render.corpus_tables import COLUMN_KINDS, RowFilter, corpus_summary, formats_of, sessions_frame
+from dashboard.render.grid_widths import fitting_widths
 from dashboard.render.text import literal
 from dashboard.render.units import dollars
 from dashboard.ui import corpus_state, tuning, views
@@ -18,11 +19,20 @@ from dashboard.ui.navigation import PAGES_DIR
 CORPUS_AXES = {"context_limit": (20_000, 50_000, 100_000), "keep_recent": (1, 3, 5),
                "persist_threshold": (10_000, 30_000, 60_000), "max_messages": (20, 50, 100),
                "max_bytes": (100_000, 200_000, 400_000), "preview_chars": (500, 2_000, 5_000)}
-NUMBER = st.column_config.NumberColumn(format="localized")
-PERCENT = st.column_config.NumberColumn(format="percent")
 # to a hundredth of a cent: a subagent's few calls often cost less than a cent
-DOLLARS = st.column_config.NumberColumn(format="$%.4f")
+NUMBER_FORMATS = {"count": "localized", "share": "percent", "usd": "$%.4f"}
 CORPUS_TRADE_OFF_KEY = "sessions_tradeoff"
+
+
+def column_config(title: str, width: int):
+    """A column of the sessions table in its format, as wide as its widest value (grid_widths)."""
+    kind = COLUMN_KINDS.get(title, "text")
+    if kind in NUMBER_FORMATS:
+        return st.column_config.NumberColumn(format=NUMBER_FORMATS[kind], width=width)
+    if kind == "time":
+        return st.column_config.DatetimeColumn(width=width)
+    return st.column_config.TextColumn(width=width)
+
 
 st.title("Sessions")
 st.caption("Many sessions at once: a folder of session logs (searched in every sub-folder) or a .zip of them. "
@@ -120,17 +130,11 @@ row_filter = RowFilter(
         ("errors", "Only unreadable files"), ("pairs", "Only with pair problems"),
         ("compactions", "Only with the log's own compactions"), ("sessions", "Hide subagents")), strict=True)))
 shown = [row for row in result.rows if row_filter.keeps(row)]
+frame = sessions_frame(shown)
 event = st.dataframe(
-    sessions_frame(shown), hide_index=True, height="auto" if len(shown) <= 12 else 460, width="stretch",
-    on_select="rerun",
+    frame, hide_index=True, height="auto" if len(shown) <= 12 else 460, width="stretch", on_select="rerun",
     selection_mode="single-row", key="sessions_table",
-    column_config={title: NUMBER for title in ("messages", "model calls", "size (characters)", "size on disk (bytes)",
-                                               "recorded tokens", "recorded peak", "tokens sent", "without compaction",
-                                               "peak context", "blind references", "subagents")}
-    | {title: PERCENT for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")}
-    | {title: DOLLARS for title in ("recorded cost (US$)", "cost with these settings (US$)", "cost without caching",
-                                    "recorded, with its subagents (US$)")}
-    | {"error": st.column_config.TextColumn(width="large")})
+    column_config={title: column_config(title, width) for title, width in fitting_widths(frame, COLUMN_KINDS).items()})
 st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Each subagent (↳) is listed under the session "
            "that ran it. 'Recorded cost' is what the log's own calls cost, each response's recorded usage at its "
            "model's price; 'cost with these settings' is what the sidebar's compaction would send, with prompt "

@@ -28,6 +28,14 @@ TITLES = {
     "input_pair_problems": "pair problems (input)", "calls_with_pair_problems": "calls with pair problems",
     "load_warnings": "load warnings", "path": "path",
 }
+# How each column writes its values (grid_widths.KINDS); every other column is text
+COLUMN_KINDS = {title: "count" for title in (
+    "messages", "model calls", "subagents", "size (characters)", "size on disk (bytes)", "recorded tokens",
+    "recorded peak", "log's own compactions", "tokens sent", "without compaction", "peak context", "summaries",
+    "blind references", "pair problems (input)", "calls with pair problems", "load warnings")} | {
+    title: "share" for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")} | {
+    title: "usd" for title in ("recorded cost (US$)", "cost with these settings (US$)", "cost without caching",
+                               "recorded, with its subagents (US$)")} | {"first time": "time", "last time": "time"}
 UNREADABLE = "unreadable"
 SUBAGENT_MARK = "↳ "
 PARENT_MISSING = " (not in this folder)"
