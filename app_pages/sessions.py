@@ -138,7 +138,7 @@ event = st.dataframe(
 st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Each subagent (↳) is listed under the session "
            "that ran it. 'Recorded cost' is what the log's own calls cost, each response's recorded usage at its "
            "model's price; 'cost with these settings' is what the sidebar's compaction would send, with prompt "
-           "caching. Tokens are estimated from characters unless the log recorded them; 'pair problems' count tool "
+           "caching; 'price notes' name any model the price table lacks (priced at the settings' prices). Tokens are estimated from characters unless the log recorded them; 'pair problems' count tool "
            "calls and results that do not match (the API would refuse such a request).")
 picked = views.selected_row(event)
 if picked is not None and picked < len(shown):

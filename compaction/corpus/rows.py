@@ -34,6 +34,7 @@ REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens"
                   "reactive", "over_window_calls", "tool_output_kept",
                   "recorded_cost_usd",  # what the log's own calls cost, each at its response's model
                   "cost_usd",  # what the settings would send would cost, with prompt caching
+                  "price_notes",  # each model the price table lacks (priced at the settings' prices), once
                   "cost_usd_no_cache",
                   "cache_hit_rate",
                   "blind_references",

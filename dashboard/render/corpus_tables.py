@@ -19,6 +19,7 @@ TITLES = {
     "error": "error", "first_time": "first time", "last_time": "last time", "messages": "messages",
     "model_calls": "model calls", "recorded_cost_usd": "recorded cost (US$)",
     "cost_usd": "cost with these settings (US$)", "cost_usd_no_cache": "cost without caching",
+    "price_notes": "price notes",
     "subagents": "subagents", "recorded_cost_with_subagents_usd": "recorded, with its subagents (US$)",
     "chars": "size (characters)", "bytes": "size on disk (bytes)", "recorded_tokens": "recorded tokens",
     "recorded_peak_tokens": "recorded peak", "log_compactions": "log's own compactions", "tokens_sent": "tokens sent",
@@ -85,7 +86,7 @@ def formats_of(rows: Iterable[dict]) -> list[str]:
 
 def _shown(row: dict) -> dict:
     """The row as the table writes it: the format's title, a subagent marked under its session."""
-    shown = {**row, "format_title": format_title(row)}
+    shown = {**row, "format_title": format_title(row), "price_notes": "; ".join(row.get("price_notes") or ())}
     if is_subagent(row):
         shown["session"] = SUBAGENT_MARK + str(row.get("session") or "")
         if row.get("subagent_of") and not row.get("parent_path"):

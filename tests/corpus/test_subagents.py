@@ -61,6 +61,15 @@ def test_every_row_has_its_format_calls_and_recorded_cost(rows):
         BLOG_COST, BLOG_AGENT_COST, GONE_COST, SHOP_COST, SHOP_AGENT_COST, CODEX_COST, GEMINI_COST,
         GEMINI_AGENT_COST])
     assert all(row["cost_usd"] > 0 for row in rows)  # what the settings would send, beside it
+    assert all(row["price_notes"] == [] for row in rows)  # every model is in the price table
+
+
+def test_a_model_the_price_table_lacks_is_named_on_its_row(tmp_path):
+    (tmp_path / "s.jsonl").write_text((MIXED / "claude/projects/-home-dev-blog" / f"{BLOG}.jsonl").read_text(
+        encoding="utf-8").replace("claude-opus-4-5-20251101", "glm-4.7"), encoding="utf-8")
+    [row] = analyse(discover(tmp_path)).rows
+    assert row["price_notes"] == ["glm-4.7 is not in the price table: priced at the settings' prices"]
+    assert row["recorded_cost_usd"] > 0  # never $0 for want of a price
 
 
 def test_a_session_counts_its_subagents_and_their_cost(rows):
