@@ -7,8 +7,10 @@ from compaction.errors import CompactionError
 from compaction.importers.formats import SUFFIXES
 from compaction.measures.registry import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
-from dashboard.render.corpus_tables import RowFilter, corpus_summary, formats_of, sessions_frame
+from dashboard.render.corpus_tables import COLUMN_KINDS, RowFilter, corpus_summary, formats_of, sessions_frame
+from dashboard.render.grid_widths import fitting_widths
 from dashboard.render.text import literal
+from dashboard.render.units import dollars
 from dashboard.ui import corpus_state, tuning, views
 from dashboard.ui.loading import UPLOAD_LIMIT_MB
 from dashboard.ui.navigation import PAGES_DIR
@@ -17,10 +19,20 @@ from dashboard.ui.navigation import PAGES_DIR
 CORPUS_AXES = {"context_limit": (20_000, 50_000, 100_000), "keep_recent": (1, 3, 5),
                "persist_threshold": (10_000, 30_000, 60_000), "max_messages": (20, 50, 100),
                "max_bytes": (100_000, 200_000, 400_000), "preview_chars": (500, 2_000, 5_000)}
-NUMBER = st.column_config.NumberColumn(format="localized")
-PERCENT = st.column_config.NumberColumn(format="percent")
-DOLLARS = st.column_config.NumberColumn(format="dollar")
+# to a hundredth of a cent: a subagent's few calls often cost less than a cent
+NUMBER_FORMATS = {"count": "localized", "share": "percent", "usd": "$%.4f"}
 CORPUS_TRADE_OFF_KEY = "sessions_tradeoff"
+
+
+def column_config(title: str, width: int):
+    """A column of the sessions table in its format, as wide as its widest value (grid_widths)."""
+    kind = COLUMN_KINDS.get(title, "text")
+    if kind in NUMBER_FORMATS:
+        return st.column_config.NumberColumn(format=NUMBER_FORMATS[kind], width=width)
+    if kind == "time":
+        return st.column_config.DatetimeColumn(width=width)
+    return st.column_config.TextColumn(width=width)
+
 
 st.title("Sessions")
 st.caption("Many sessions at once: a folder of session logs (searched in every sub-folder) or a .zip of them. "
@@ -98,32 +110,36 @@ if result.cancelled:
     st.warning(f"Cancelled: {len(result.rows):,} of {result.sessions:,} sessions were analysed.")
 
 summary = corpus_summary(result.rows)
-for column, (label, value) in zip(st.columns(4), (
-        ("Sessions", f"{summary['sessions']:,}"), ("Could not be read", f"{summary['unreadable']:,}"),
-        ("Model calls", f"{summary['model_calls']:,}"),
-        ("Median saving", "–" if summary["median_saved"] is None else f"{summary['median_saved']:.0%}")), strict=True):
-    column.metric(label, value)
+for column, (label, value, note) in zip(st.columns(6), (
+        ("Sessions", f"{summary['sessions']:,}", None),
+        ("Subagents", f"{summary['subagents']:,}", "Subagents' own logs, each listed under the session that ran it."),
+        ("Could not be read", f"{summary['unreadable']:,}", None),
+        ("Model calls", f"{summary['model_calls']:,}", None),
+        ("Recorded cost", dollars(summary["recorded_cost_usd"]),
+         "What these sessions and subagents cost: every response's recorded usage at its model's price."),
+        ("Median saving", "–" if summary["median_saved"] is None else f"{summary['median_saved']:.0%}", None)),
+        strict=True):
+    column.metric(label, value, help=note)
 
 search_col, format_col = st.columns([2, 1])
 row_filter = RowFilter(
-    search_col.text_input("Search project, path or session id", key="sessions_search"),
+    search_col.text_input("Search project, path or session id", key="sessions_search",
+                          help="A session's id also finds its subagents."),
     tuple(format_col.multiselect("Formats", formats_of(result.rows), key="sessions_formats")),
-    *(column.checkbox(label, key=f"sessions_only_{name}") for column, (name, label) in zip(st.columns(3), (
+    *(column.checkbox(label, key=f"sessions_only_{name}") for column, (name, label) in zip(st.columns(4), (
         ("errors", "Only unreadable files"), ("pairs", "Only with pair problems"),
-        ("compactions", "Only with the log's own compactions")), strict=True)))
+        ("compactions", "Only with the log's own compactions"), ("sessions", "Hide subagents")), strict=True)))
 shown = [row for row in result.rows if row_filter.keeps(row)]
+frame = sessions_frame(shown)
 event = st.dataframe(
-    sessions_frame(shown), hide_index=True, height="auto" if len(shown) <= 12 else 460, width="stretch",
-    on_select="rerun",
+    frame, hide_index=True, height="auto" if len(shown) <= 12 else 460, width="stretch", on_select="rerun",
     selection_mode="single-row", key="sessions_table",
-    column_config={title: NUMBER for title in ("messages", "model calls", "size (characters)", "size on disk (bytes)",
-                                               "recorded tokens", "recorded peak", "tokens sent", "without compaction",
-                                               "peak context", "blind references")}
-    | {title: PERCENT for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")}
-    | {"cost (US$)": DOLLARS, "cost without caching": DOLLARS, "error": st.column_config.TextColumn(width="large")})
-st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Tokens are estimated from characters unless the "
-           "log recorded them; 'pair problems' count tool calls and results that do not match (the API would "
-           "refuse such a request).")
+    column_config={title: column_config(title, width) for title, width in fitting_widths(frame, COLUMN_KINDS).items()})
+st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Each subagent (↳) is listed under the session "
+           "that ran it. 'Recorded cost' is what the log's own calls cost, each response's recorded usage at its "
+           "model's price; 'cost with these settings' is what the sidebar's compaction would send, with prompt "
+           "caching; 'price notes' name any model the price table lacks (priced at the settings' prices). Tokens are estimated from characters unless the log recorded them; 'pair problems' count tool "
+           "calls and results that do not match (the API would refuse such a request).")
 picked = views.selected_row(event)
 if picked is not None and picked < len(shown):
     chosen = shown[picked]
@@ -132,7 +148,8 @@ if picked is not None and picked < len(shown):
     else:
         try:
             corpus_state.open_row(chosen, files)
-            st.success(f"Opened **{literal(chosen['path'])}**: every other page now shows this session.")
+            whose = f" (a subagent of session {literal(chosen['subagent_of'])})" if chosen.get("subagent_of") else ""
+            st.success(f"Opened **{literal(chosen['path'])}**{whose}: every other page now shows this session.")
             st.page_link(PAGES_DIR / "conversation.py", label="See it on the Conversation page", icon=":material/forum:")
         except CompactionError as error:
             st.error(literal(str(error)))

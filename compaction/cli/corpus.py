@@ -84,17 +84,48 @@ def _count(value) -> str:
     return "-" if value is None else f"{value:,.0f}"
 
 
+def _dollars(value) -> str:
+    # to a hundredth of a cent: a subagent's few calls often cost less than a cent
+    return "-" if value is None else f"${value:,.4f}"
+
+
+# (title, width, text of a row); the path comes last, unpadded
+ROW_COLUMNS = (
+    ("format", 11, lambda row: row["format_title"] or ""),
+    ("messages", 8, lambda row: _count(row["messages"])),
+    ("calls", 6, lambda row: _count(row["model_calls"])),
+    ("recorded $", 11, lambda row: _dollars(row["recorded_cost_usd"])),
+    ("cost $", 11, lambda row: _dollars(row["cost_usd"])),
+    ("tokens sent", 12, lambda row: _count(row["tokens_sent"])),
+    ("uncompacted", 12, lambda row: _count(row["raw_tokens_sent"])),
+    ("saved", 6, lambda row: _share(row["saved_share"])),
+    ("pairs", 5, lambda row: _count((row["input_pair_problems"] or 0) + (row["calls_with_pair_problems"] or 0))),
+)
+SUBAGENT_MARK = "  `-- "  # ASCII: a redirected Windows console cannot write every character
+
+
 def rows_table(result: CorpusResult) -> str:
-    lines = [f"{'messages':>8} {'calls':>6} {'tokens sent':>12} {'uncompacted':>12} {'saved':>6} {'pairs':>5}  path"]
+    """One line per row ('recorded $': what the log's own calls cost; 'cost $': what the settings would
+    send, with prompt caching), each subagent indented under its session."""
+    lines = [" ".join(f"{title:>{width}}" if title != "format" else f"{title:<{width}}"
+                      for title, width, _ in ROW_COLUMNS) + "  path"]
     for row in result.rows:
+        path = (SUBAGENT_MARK if row.get("parent_path") else "") + row["path"]
+        if row.get("subagent_of") and not row.get("parent_path"):
+            path += f"  (a subagent of session {row['subagent_of']}, which is not in this folder)"
         if row["error"]:
-            lines.append(f"{'':>8} {'':>6} {'':>12} {'':>12} {'':>6} {'':>5}  {row['path']}  ERROR {row['error']}")
+            cells = [f"{'':>{width}}" for _, width, _ in ROW_COLUMNS]
+            lines.append(" ".join(cells) + f"  {path}  ERROR {row['error']}")
             continue
-        pairs = (row["input_pair_problems"] or 0) + (row["calls_with_pair_problems"] or 0)
-        lines.append(f"{row['messages']:>8,} {row['model_calls']:>6,} {_count(row['tokens_sent']):>12} "
-                     f"{_count(row['raw_tokens_sent']):>12} {_share(row['saved_share']):>6} {pairs:>5,}  {row['path']}")
+        cells = [f"{text(row):<{width}}" if title == "format" else f"{text(row):>{width}}"
+                 for title, width, text in ROW_COLUMNS]
+        lines.append(" ".join(cells) + f"  {path}")
     errors = sum(1 for row in result.rows if row["error"])
+    subagents = sum(1 for row in result.rows if row.get("kind") == "subagent")
+    recorded = [row["recorded_cost_usd"] for row in result.rows if row.get("recorded_cost_usd") is not None]
     lines.append(f"{len(result.rows):,} sessions, {errors:,} could not be read"
+                 + (f"; {subagents:,} of them subagents" if subagents else "")
+                 + (f"; recorded cost {_dollars(sum(recorded))}" if recorded else "")
                  + (f"; cancelled after {len(result.rows):,} of {result.sessions:,}" if result.cancelled else ""))
     return "\n".join(lines)
 

@@ -2,7 +2,8 @@
 
 - `files.discover(folder)` / `archive.unpack_sessions(zip, folder)`: the session files of a corpus,
   reading nothing outside its folder.
-- `analyse(files, job, workers=..., scheduler=...)`: the row of every session (rows.COLUMNS) and, when
+- `analyse(files, job, workers=..., scheduler=...)`: the row of every session (rows.COLUMNS), each
+  subagent's right under the session that ran it (subagents.py), and, when
   the job has sweep axes, the median and 90th percentile over sessions of every measure per cell. With
   `workers=N` the sessions are spread over N local processes; with `scheduler="tcp://HOST:8786"` over a
   Dask distributed cluster. Paths travel, not contents; the rows are the same plain dicts either way.
@@ -15,7 +16,8 @@ from typing import Any
 from compaction.corpus.aggregate import SweepAggregate, percentile
 from compaction.corpus.archive import Unpacked, unpack_sessions
 from compaction.corpus.files import SessionFile, corpus_root, discover
-from compaction.corpus.rows import COLUMNS, Job, session_row
+from compaction.corpus.rows import COLUMNS, Job, empty_row, session_row
+from compaction.corpus.subagents import attach
 from compaction.errors import SettingsError
 from compaction.replay.parallel import open_executor, stream
 from compaction.replay.sweep import sweep_grid
@@ -23,7 +25,8 @@ from compaction.replay.sweep import sweep_grid
 
 @dataclass
 class CorpusResult:
-    rows: list[dict[str, Any]]  # one per session finished, in the files' order
+    # one per session finished, in the files' order but each subagent under its session (subagents.attach)
+    rows: list[dict[str, Any]]
     sweep: dict[str, Any] | None  # SweepAggregate.as_dict() when the job sweeps
     sessions: int  # files given
     cancelled: bool  # stopped before every session was done
@@ -47,9 +50,8 @@ def check_job(job: Job) -> None:
 def failure_row(item: SessionFile, error: BaseException) -> dict[str, Any]:
     """The row of a session its worker could not analyse (the process died, the cluster lost it, or
     this package is missing there)."""
-    row = dict.fromkeys(COLUMNS)
-    row.update(path=item.relative, project=item.project,
-               error=f"{item.relative}: could not be analysed on its worker ({type(error).__name__}: {error})")
+    row = empty_row(item)
+    row["error"] = f"{item.relative}: could not be analysed on its worker ({type(error).__name__}: {error})"
     return row
 
 
@@ -68,7 +70,7 @@ def analyse(files: list[SessionFile], job: Job | None = None, workers: int = 1, 
             if aggregate is not None and cells is not None:
                 aggregate.add(cells)
             rows[position] = row
-    finished = [row for row in rows if row is not None]
+    finished = attach([row for row in rows if row is not None])
     return CorpusResult(finished, aggregate.as_dict() if aggregate else None, len(files), len(finished) < len(files))
 
 

@@ -7,6 +7,7 @@ a SessionFile with `refused` set (a row with that message), and its target is ne
 """
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -16,6 +17,7 @@ from compaction.importers.formats import SUFFIXES
 SESSION_SUFFIXES = SUFFIXES  # every suffix a format of the registry comes in
 # Claude Code keeps one folder per working directory under ~/.claude/projects
 CLAUDE_CODE_PROJECTS = "projects"
+CODEX_FOLDERS = ("sessions", "archived_sessions")  # under ~/.codex
 
 
 @dataclass(frozen=True)
@@ -36,15 +38,32 @@ class SessionFile:
 
 
 def project_of(relative: str, root_name: str) -> str:
-    """The project a session belongs to: for a Claude Code layout the folder right under a `projects`
-    folder (`~/.claude/projects/<dir>/...`), else the folder holding the file (the corpus folder's
-    own name for a file at its top)."""
-    parts = PurePosixPath(relative).parts[:-1]
+    """The project a session belongs to, from where the agent keeps it:
+    - Claude Code: the folder right under a `projects` folder (`~/.claude/projects/<dir>/...`), or for a
+      2.1 subagent (`<dir>/<session>/subagents/agent-*.jsonl`) its session's folder;
+    - Gemini CLI: the folder holding `chats` (`~/.gemini/tmp/<project hash or name>/chats/...`);
+    - Codex CLI: the folder holding `sessions` or `archived_sessions` (`~/.codex`) until the log is read:
+      its working directory then names the project (project_of_cwd);
+    else the folder holding the file (the corpus folder's own name for a file at its top)."""
+    path = PurePosixPath(relative)
+    parts = path.parts[:-1]
     chain = (root_name, *parts)
     for position in range(len(chain) - 1):
         if chain[position] == CLAUDE_CODE_PROJECTS:
             return chain[position + 1]
+    if len(chain) >= 3 and chain[-1] == "subagents" and path.name.startswith("agent-"):
+        return chain[-3]
+    for marker in ("chats",) + (CODEX_FOLDERS if path.name.startswith("rollout-") else ()):
+        found = [position for position, name in enumerate(chain) if name == marker and position > 0]
+        if found:
+            return chain[found[-1] - 1]
     return parts[-1] if parts else root_name
+
+
+def project_of_cwd(cwd: str) -> str:
+    """A working directory named as Claude Code names its project folder (every character but a letter or
+    a digit becomes '-'), so that another agent's sessions in the same directory share its project."""
+    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
 
 
 def corpus_root(folder: str | Path, allowed: "list[Path] | None" = None) -> Path:

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from compaction.corpus.files import SessionFile, checked_path
+from compaction.corpus import subagents
+from compaction.corpus.files import SessionFile, checked_path, project_of_cwd
 from compaction.errors import CompactionError
 from compaction.importers import load_conversation
+from compaction.importers.formats import title_of
 from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
@@ -24,18 +26,20 @@ from compaction.replay.sweep import sweep
 from compaction.summarizers import OfflineSummarizer
 
 # What the log holds, then what the replay at the job's settings gives (its totals, same names).
-LOG_COLUMNS = ("path", "project", "session", "format", "first_time", "last_time", "messages", "model_calls",
+LOG_COLUMNS = ("path", "project", "session", "format", "format_title", "first_time", "last_time", "messages", "model_calls",
                "chars", "bytes", "recorded_tokens", "recorded_peak_tokens", "log_compactions", "load_warnings",
                "input_pair_problems")
 # One name per replay total copied into the row: a measure the replay adds is one more name here.
 REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
                   "reactive", "over_window_calls", "tool_output_kept",
-                  "cost_usd",  # with prompt caching, at the default prices
+                  "recorded_cost_usd",  # what the log's own calls cost, each at its response's model
+                  "cost_usd",  # what the settings would send would cost, with prompt caching
+                  "price_notes",  # each model the price table lacks (priced at the settings' prices), once
                   "cost_usd_no_cache",
                   "cache_hit_rate",
                   "blind_references",
                   "artifact_retention")
-COLUMNS = (*LOG_COLUMNS, *REPLAY_COLUMNS, "calls_with_pair_problems", "error")
+COLUMNS = (*LOG_COLUMNS, *REPLAY_COLUMNS, "calls_with_pair_problems", *subagents.FAMILY_COLUMNS, "error")
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,7 @@ class Job:
 
 def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
     """The row of one session, and under "sweep" its sweep cells when the job sweeps (see aggregate)."""
-    row: dict[str, Any] = dict.fromkeys(COLUMNS)
-    row.update(path=item.relative, project=item.project, session=PurePosixPath(item.relative).stem)
+    row = empty_row(item)
     if item.refused:
         row["error"] = f"{item.relative}: {item.refused}"
         return row
@@ -61,6 +64,9 @@ def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
         conversation = load_conversation(path, name=item.relative)
         history = prepare(conversation)
         row.update(log_facts(conversation, history))
+        row["kind"], row["subagent_of"] = subagents.from_log(conversation, item.relative)
+        if row["kind"] == subagents.SUBAGENT and row["session"] == row["subagent_of"]:
+            row["session"] = PurePosixPath(item.relative).stem  # agent-<id>: its lines name the parent
         with tempfile.TemporaryDirectory(prefix="compaction-corpus-", ignore_cleanup_errors=True) as folder:
             scratch = Path(folder)
             row.update(replay_facts(history, job, scratch))
@@ -79,6 +85,14 @@ def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
     return row
 
 
+def empty_row(item: SessionFile) -> dict[str, Any]:
+    """Every column empty but what the path says: where the file is, and a subagent by its folder."""
+    row: dict[str, Any] = dict.fromkeys(COLUMNS)
+    row.update(path=item.relative, project=item.project, session=PurePosixPath(item.relative).stem)
+    row["kind"], row["subagent_of"] = subagents.from_path(item.relative)
+    return row
+
+
 def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     """What the log itself says: size, calls, times, recorded usage, its own compactions, problems."""
     metadata = conversation.metadata or {}
@@ -86,6 +100,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     recorded = [recorded_context(entry) for entry in conversation.usage if entry]
     facts = {
         "format": conversation.format,
+        "format_title": title_of(conversation.format),
         "first_time": times[0] if times else None,
         "last_time": times[-1] if times else None,
         "messages": len(history.messages),
@@ -99,6 +114,8 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     }
     if isinstance(metadata.get("session_id"), str) and metadata["session_id"]:
         facts["session"] = metadata["session_id"]
+    if isinstance(metadata.get("cwd"), str) and metadata["cwd"].strip():
+        facts["project"] = project_of_cwd(metadata["cwd"].strip())  # Codex: its path names only the day
     return facts
 
 

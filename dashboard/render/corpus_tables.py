@@ -9,70 +9,115 @@ from pathlib import Path
 import pandas as pd
 
 from compaction.corpus import percentile
+from compaction.corpus.subagents import SUBAGENT
+from compaction.importers.formats import title_of
 
-# Row field -> column title, in the order shown.
+# Row field -> column title, in the order shown. A subagent's session reads "↳ agent-…" and its parent's
+# session id is in "subagent of", so that sorted or filtered the row still says whose it is.
 TITLES = {
-    "project": "project", "session": "session", "format": "format", "error": "error", "first_time": "first time",
-    "last_time": "last time", "messages": "messages", "model_calls": "model calls", "chars": "size (characters)",
-    "bytes": "size on disk (bytes)", "recorded_tokens": "recorded tokens", "recorded_peak_tokens": "recorded peak",
-    "log_compactions": "log's own compactions", "tokens_sent": "tokens sent", "raw_tokens_sent": "without compaction",
-    "saved_share": "saved", "peak_tokens": "peak context", "summaries": "summaries",
-    "tool_output_kept": "tool output seen whole", "cost_usd": "cost (US$)", "cost_usd_no_cache": "cost without caching",
-    "cache_hit_rate": "read from the cache", "blind_references": "blind references",
-    "artifact_retention": "artifacts kept", "input_pair_problems": "pair problems (input)",
-    "calls_with_pair_problems": "calls with pair problems", "load_warnings": "load warnings", "path": "path",
+    "project": "project", "session": "session", "subagent_of": "subagent of", "format_title": "format",
+    "error": "error", "first_time": "first time", "last_time": "last time", "messages": "messages",
+    "model_calls": "model calls", "recorded_cost_usd": "recorded cost (US$)",
+    "cost_usd": "cost with these settings (US$)", "cost_usd_no_cache": "cost without caching",
+    "price_notes": "price notes",
+    "subagents": "subagents", "recorded_cost_with_subagents_usd": "recorded, with its subagents (US$)",
+    "chars": "size (characters)", "bytes": "size on disk (bytes)", "recorded_tokens": "recorded tokens",
+    "recorded_peak_tokens": "recorded peak", "log_compactions": "log's own compactions", "tokens_sent": "tokens sent",
+    "raw_tokens_sent": "without compaction", "saved_share": "saved", "peak_tokens": "peak context",
+    "summaries": "summaries", "tool_output_kept": "tool output seen whole", "cache_hit_rate": "read from the cache",
+    "blind_references": "blind references", "artifact_retention": "artifacts kept",
+    "input_pair_problems": "pair problems (input)", "calls_with_pair_problems": "calls with pair problems",
+    "load_warnings": "load warnings", "path": "path",
 }
+# How each column writes its values (grid_widths.KINDS); every other column is text
+COLUMN_KINDS = {title: "count" for title in (
+    "messages", "model calls", "subagents", "size (characters)", "size on disk (bytes)", "recorded tokens",
+    "recorded peak", "log's own compactions", "tokens sent", "without compaction", "peak context", "summaries",
+    "blind references", "pair problems (input)", "calls with pair problems", "load warnings")} | {
+    title: "share" for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")} | {
+    title: "usd" for title in ("recorded cost (US$)", "cost with these settings (US$)", "cost without caching",
+                               "recorded, with its subagents (US$)")} | {"first time": "time", "last time": "time"}
 UNREADABLE = "unreadable"
+SUBAGENT_MARK = "↳ "
+PARENT_MISSING = " (not in this folder)"
 
 
 @dataclass(frozen=True)
 class RowFilter:
-    text: str = ""  # searched in project, path and session id, case-insensitive
-    formats: tuple[str, ...] = ()  # formats to show (UNREADABLE for rows with an error); empty: all
+    text: str = ""  # searched in project, path, session id and parent session id, case-insensitive
+    formats: tuple[str, ...] = ()  # format titles to show (UNREADABLE for rows with an error); empty: all
     errors_only: bool = False
     pair_problems_only: bool = False
     compactions_only: bool = False
+    hide_subagents: bool = False
 
     def keeps(self, row: dict) -> bool:
         needle = self.text.strip().lower()
-        if needle and not any(needle in str(row.get(name) or "").lower() for name in ("project", "path", "session")):
+        if needle and not any(needle in str(row.get(name) or "").lower()
+                              for name in ("project", "path", "session", "subagent_of")):
             return False
-        if self.formats and (row.get("format") or UNREADABLE) not in self.formats:
+        if self.formats and format_title(row) not in self.formats:
             return False
         if self.errors_only and not row.get("error"):
             return False
         if self.pair_problems_only and not pair_problems(row):
             return False
+        if self.hide_subagents and is_subagent(row):
+            return False
         return not (self.compactions_only and not row.get("log_compactions"))
+
+
+def is_subagent(row: dict) -> bool:
+    return row.get("kind") == SUBAGENT
 
 
 def pair_problems(row: dict) -> int:
     return (row.get("input_pair_problems") or 0) + (row.get("calls_with_pair_problems") or 0)
 
 
+def format_title(row: dict) -> str:
+    """The registry's title of the row's format; UNREADABLE for a file that could not be read."""
+    return row.get("format_title") or (title_of(row["format"]) if row.get("format") else UNREADABLE)
+
+
 def formats_of(rows: Iterable[dict]) -> list[str]:
-    return sorted({row.get("format") or UNREADABLE for row in rows})
+    return sorted({format_title(row) for row in rows})
+
+
+def _shown(row: dict) -> dict:
+    """The row as the table writes it: the format's title, a subagent marked under its session."""
+    shown = {**row, "format_title": format_title(row), "price_notes": "; ".join(row.get("price_notes") or ())}
+    if is_subagent(row):
+        shown["session"] = SUBAGENT_MARK + str(row.get("session") or "")
+        if row.get("subagent_of") and not row.get("parent_path"):
+            shown["subagent_of"] = row["subagent_of"] + PARENT_MISSING
+    return shown
 
 
 def sessions_frame(rows: Iterable[dict]) -> pd.DataFrame:
     """One line per row, the columns titled for people; missing measures stay empty (NaN), an unreadable
     file's format reads "unreadable" and a readable one's error is blank."""
-    frame = pd.DataFrame([{title: row.get(name) for name, title in TITLES.items()} for row in rows],
-                         columns=list(TITLES.values()))
-    frame[TITLES["format"]] = frame[TITLES["format"]].fillna(UNREADABLE)
-    frame[TITLES["error"]] = frame[TITLES["error"]].fillna("")
+    frame = pd.DataFrame([{title: shown.get(name) for name, title in TITLES.items()}
+                          for shown in map(_shown, rows)], columns=list(TITLES.values()))
+    for name in ("error", "subagent_of"):
+        frame[TITLES[name]] = frame[TITLES[name]].fillna("")
     for name in ("first_time", "last_time"):
         frame[TITLES[name]] = pd.to_datetime(frame[TITLES[name]], errors="coerce", utc=True, format="ISO8601")
     return frame
 
 
 def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
-    """Headline figures: sessions, unreadable, messages, model calls and the median saving."""
+    """Headline figures: sessions (subagents apart), unreadable files, messages, model calls, what the
+    logs' own calls cost (None when none recorded its usage) and the median saving."""
     readable = [row for row in rows if not row.get("error")]
     saved = sorted(row["saved_share"] for row in readable if row.get("saved_share") is not None)
-    return {"sessions": len(rows), "unreadable": len(rows) - len(readable),
+    recorded = [row["recorded_cost_usd"] for row in readable if row.get("recorded_cost_usd") is not None]
+    return {"sessions": sum(1 for row in rows if not is_subagent(row)),
+            "subagents": sum(1 for row in rows if is_subagent(row)),
+            "unreadable": len(rows) - len(readable),
             "messages": sum(row.get("messages") or 0 for row in readable),
             "model_calls": sum(row.get("model_calls") or 0 for row in readable),
+            "recorded_cost_usd": sum(recorded) if recorded else None,
             "median_saved": percentile(saved, 0.5)}
 
 

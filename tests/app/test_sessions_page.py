@@ -42,7 +42,7 @@ def test_a_folder_gives_one_row_per_session_and_the_corrupt_file_its_error(sessi
     corrupt = frame[frame["path"] == CORRUPT_NAME].iloc[0]
     assert corrupt["error"].startswith(f"{CORRUPT_NAME}: not valid JSON")
     assert (frame["error"] == "").sum() == 6
-    assert set(frame["format"]) == {"anthropic", "claude-code", "unreadable"}
+    assert set(frame["format"]) == {"Anthropic", "Claude Code", "unreadable"}
     assert metrics(sessions)["Sessions"] == "7" and metrics(sessions)["Could not be read"] == "1"
 
 
@@ -95,8 +95,8 @@ def test_filters_and_search_narrow_the_table(sessions):
     sessions.text_input(key="sessions_search").set_value("pgsnap").run()
     assert list(table(sessions)["project"]) == ["-home-dev-pgsnap"]
     sessions.text_input(key="sessions_search").set_value("").run()
-    sessions.multiselect(key="sessions_formats").set_value(["anthropic"]).run()
-    assert set(table(sessions)["format"]) == {"anthropic"} and len(table(sessions)) == 2
+    sessions.multiselect(key="sessions_formats").set_value(["Anthropic"]).run()
+    assert set(table(sessions)["format"]) == {"Anthropic"} and len(table(sessions)) == 2
 
 
 def test_selecting_a_row_opens_that_session_in_the_other_pages(sessions, corpus):

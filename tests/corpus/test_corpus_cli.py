@@ -92,3 +92,27 @@ def test_bad_arguments_stop_with_one_line(small_corpus, args, message):
 def test_a_missing_folder_is_named(tmp_path):
     done = cli(tmp_path / "nowhere")
     assert done.returncode == 2 and f"{tmp_path / 'nowhere'}: no such folder" in done.stderr
+
+
+def test_format_calls_and_recorded_cost_of_every_row_and_subagents_under_their_session():
+    from .test_subagents import MIXED, SHOP, SHOP_AGENT_COST, SHOP_COST
+
+    done = cli(MIXED)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[:6] == ["format", "messages", "calls", "recorded", "$", "cost"]
+    [session] = [line for line in lines if line.endswith(f"-home-dev-shop/{SHOP}.jsonl")]
+    following = lines[lines.index(session) + 1]
+    assert session.startswith("Claude Code") and f"${SHOP_COST:,.4f}" in session
+    assert following.endswith(f"  `-- claude/projects/-home-dev-shop/{SHOP}/subagents/agent-a3f9c1d2e4b5a6978.jsonl")
+    assert following.split()[2:4] == ["6", "3"] and f"${SHOP_AGENT_COST:,.4f}" in following
+    assert any(line.startswith("Codex CLI") for line in lines) and any(line.startswith("Gemini CLI") for line in lines)
+    assert any("(a subagent of session 0a1b2c3d-4e5f-4061-8273-948a5b6c7d8e, which is not in this folder)" in line
+               for line in lines)
+    assert lines[-1].startswith("8 sessions, 0 could not be read; 4 of them subagents; recorded cost $0.2")
+
+    data = json.loads(cli(MIXED, "--json").stdout)
+    assert data["sessions"] == analyse(discover(MIXED)).rows
+    shop = next(row for row in data["sessions"] if row["session"] == SHOP)
+    assert (shop["format"], shop["format_title"], shop["model_calls"]) == ("claude-code", "Claude Code", 2)
+    assert shop["recorded_cost_usd"] == pytest.approx(SHOP_COST) and shop["subagents"] == 1

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from compaction.corpus import Job, discover, session_row
-from compaction.corpus.files import SessionFile, checked_path, corpus_root, project_of
+from compaction.corpus.files import SessionFile, checked_path, corpus_root, project_of, project_of_cwd
 from compaction.errors import ConversationError
 
 MESSAGES = '[{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}]'
@@ -54,11 +54,25 @@ def test_a_server_can_confine_folders_to_the_ones_it_allows(tmp_path):
     ("-home-dev-shop/1234.jsonl", "projects", "-home-dev-shop"),  # the corpus is ~/.claude/projects
     ("projects/-home-dev-shop/1234.jsonl", ".claude", "-home-dev-shop"),  # the corpus is ~/.claude
     ("projects/-home-dev-shop/1234/subagents/agent-1.jsonl", "x", "-home-dev-shop"),
+    ("-home-dev-shop/1234/subagents/agent-1.jsonl", "projects", "-home-dev-shop"),
+    ("shop/1234/subagents/agent-1.jsonl", "backup", "shop"),  # a 2.1 subagent: its session's project
+    ("tmp/56cfacee/chats/session-2026-02-23T08-58-c9da8256.json", ".gemini", "56cfacee"),  # Gemini CLI
+    ("dashboard/chats/c9da8256-0000/x1y2z3.json", "tmp", "dashboard"),  # a Gemini CLI subagent's chat
+    ("sessions/2026/03/24/rollout-2026-03-24T21-27-50-019d.jsonl", ".codex", ".codex"),  # Codex CLI
+    ("archived_sessions/rollout-2026-03-24T21-27-50-019d.jsonl", ".codex", ".codex"),
+    ("team/sessions/2026/notes.json", "exports", "2026"),  # not a rollout: the folder holding it
     ("team/alice/run.json", "exports", "alice"),
     ("run.json", "exports", "exports"),
 ])
 def test_project_names(relative, root, project):
     assert project_of(relative, root) == project
+
+
+@pytest.mark.parametrize(("cwd", "project"), [
+    ("/home/dev/shop", "-home-dev-shop"), ("/Users/t_eiji/UTAGE3.0/utage3", "-Users-t-eiji-UTAGE3-0-utage3"),
+    ("C:\\Users\\loganf\\IDAHO-VAULT", "C--Users-loganf-IDAHO-VAULT")])  # as Claude Code names the folders
+def test_a_working_directory_is_named_as_claude_code_names_its_project(cwd, project):
+    assert project_of_cwd(cwd) == project
 
 
 def test_a_link_out_of_the_folder_is_refused_and_its_target_never_read(tmp_path):

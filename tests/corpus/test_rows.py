@@ -43,6 +43,7 @@ def test_a_small_session_row(tmp_path):
     cache_aware = ("cost_usd", "cache_hit_rate")  # the cache model's own arithmetic, checked in its tests
     assert {**row, "bytes": None, **dict.fromkeys(cache_aware)} == dict.fromkeys(COLUMNS) | {
         "path": "fix.json", "project": tmp_path.name, "session": "fix", "format": "anthropic",
+        "format_title": "Anthropic", "kind": "session",
         "messages": 4, "model_calls": 2, "chars": len(str(ANSWERED)), "log_compactions": 0, "load_warnings": 0,
         "input_pair_problems": 0, "tokens_sent": first + second, "raw_tokens_sent": first + second,
         "saved_share": 0.0, "peak_tokens": second, "raw_peak_tokens": second, "summaries": 0, "reactive": 0,
@@ -50,6 +51,7 @@ def test_a_small_session_row(tmp_path):
         # nothing is compacted, so nothing is lost; without caching each call pays its input at $3 and the
         # response it produced (estimated: characters / 4) at $15 per million tokens
         "blind_references": 0, "artifact_retention": 1.0,
+        "price_notes": ["the conversation names no model: priced at the default prices ($3 / $15 per million tokens)"],
         "cost_usd_no_cache": pytest.approx((3 * (first + second) + 15 * (answer(1) + answer(3))) / 1e6)}
     assert row["bytes"] == (tmp_path / "fix.json").stat().st_size
     assert row["cost_usd"] > 0 and 0 < row["cache_hit_rate"] < 1  # the second call reads the first's prefix

@@ -32,8 +32,8 @@ ROWS = [
     (RowFilter(), ["1.jsonl", "2.json", "3.json", "bad.json"]),
     (RowFilter(text="S-ONE"), ["1.jsonl"]),  # the session id, whatever the case
     (RowFilter(text="exports/b"), ["2.json", "3.json", "bad.json"]),
-    (RowFilter(formats=("anthropic",)), ["2.json", "3.json"]),
-    (RowFilter(formats=("unreadable", "claude-code")), ["1.jsonl", "bad.json"]),
+    (RowFilter(formats=("Anthropic",)), ["2.json", "3.json"]),  # the formats' titles, as the page offers them
+    (RowFilter(formats=("unreadable", "Claude Code")), ["1.jsonl", "bad.json"]),
     (RowFilter(errors_only=True), ["bad.json"]),
     (RowFilter(pair_problems_only=True), ["2.json"]),
     (RowFilter(compactions_only=True), ["1.jsonl"]),
@@ -44,21 +44,22 @@ def test_filters(row_filter, paths):
 
 
 def test_formats_offered_include_unreadable():
-    assert formats_of(ROWS) == ["anthropic", "claude-code", "unreadable"]
+    assert formats_of(ROWS) == ["Anthropic", "Claude Code", "unreadable"]
 
 
 def test_frame_titles_times_and_blanks():
     frame = sessions_frame(ROWS)
-    assert list(frame.columns[:4]) == ["project", "session", "format", "error"]
-    assert list(frame["format"]) == ["claude-code", "anthropic", "anthropic", "unreadable"]
+    assert list(frame.columns[:5]) == ["project", "session", "subagent of", "format", "error"]
+    assert list(frame["format"]) == ["Claude Code", "Anthropic", "Anthropic", "unreadable"]
+    assert list(frame["subagent of"]) == ["", "", "", ""]
     assert list(frame["error"]) == ["", "", "", "exports/b/bad.json: not valid JSON"]
     assert str(frame["first time"][0]) == "2025-03-14 09:00:00+00:00" and frame["first time"].isna().sum() == 3
     assert math.isnan(frame["messages"][3])
 
 
 def test_summary_counts_readable_sessions_and_the_median_saving():
-    assert corpus_summary(ROWS) == {"sessions": 4, "unreadable": 1, "messages": 20, "model_calls": 10,
-                                    "median_saved": 0.25}
+    assert corpus_summary(ROWS) == {"sessions": 4, "subagents": 0, "unreadable": 1, "messages": 20,
+                                    "model_calls": 10, "recorded_cost_usd": None, "median_saved": 0.25}
     assert corpus_summary([])["median_saved"] is None
 
 

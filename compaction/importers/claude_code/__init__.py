@@ -58,6 +58,9 @@ def load(lines: JsonLines) -> Conversation:
         "branch_lines_skipped": branch.rewound + branch.dropped_calls,
         "restart_lines_skipped": branch.restarted,
     }
+    if subagent:
+        # its lines' sessionId is the session that ran it; agentId names the subagent (agent-<id>.jsonl)
+        metadata["agent_id"] = _agent_id(lines)
     if version:
         metadata["agent_version"] = version  # the Claude Code version of the last line: its compaction rules
     fresh_starts = frozenset(boundary["index"] for boundary in out.boundaries)
@@ -80,6 +83,11 @@ class _Skipped:
             types = ", ".join(sorted(self.unknown_types))
             found.append(LoadWarning(f"{self.unknown:,} line(s) of unknown type skipped ({types})", kind="unknown_type"))
         return found
+
+
+def _agent_id(lines: JsonLines) -> str | None:
+    return next((line["agentId"] for _, line in lines.objects if isinstance(line.get("agentId"), str)
+                 and line["agentId"]), None)
 
 
 def _bridge_missing_parents(records: list[Record]) -> list[LoadWarning]:
