@@ -125,7 +125,9 @@ class CompactingClient:
         tools = self._tools(request.get("tools"))
         system = request.get("system")
         overhead = (len(str(system)) if system else 0) + (len(str(tools)) if tools else 0)
+        start = kept.seen
         history = kept.extend(new, overhead, self.summarizer, self.store)
+        new = kept.originals[start:]  # as kept: a compact call the caller left unanswered has its answer
         before = (history.context_size, history.context_tokens)
         done = self.strategy(history, self.settings, self.store, self.summarizer)
         sent, carried = done.history, done.kept
