@@ -47,12 +47,19 @@ def _settings_block(settings: Settings, output_dir: str) -> list[str]:
     return lines
 
 
-def _summariser_source() -> str:
-    """The offline summariser's module, without its docstring and its imports of this project."""
-    source = inspect.getsource(offline)
-    body = ast.parse(source).body
-    start = body[1].lineno - 1 if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
-    return without_project_imports("".join(source.splitlines(keepends=True)[start:])).strip()
+def _summariser_source() -> tuple[list[str], str]:
+    """The offline summariser's module: its imports (of the standard library) and the rest, without its
+    docstring and its imports of this project."""
+    source = without_project_imports(inspect.getsource(offline))
+    lines = source.splitlines()
+    imports, skip = [], set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Import | ast.ImportFrom) or (isinstance(node, ast.Expr) and isinstance(
+                node.value, ast.Constant) and node.lineno == 1):
+            if not isinstance(node, ast.Expr):
+                imports.append(ast.unparse(node))
+            skip.update(range(node.lineno - 1, node.end_lineno))
+    return imports, "\n".join(line for number, line in enumerate(lines) if number not in skip).strip()
 
 
 def module_source(settings: Settings, output_dir: str = ".task_outputs", header: str = "") -> str:
@@ -61,10 +68,10 @@ def module_source(settings: Settings, output_dir: str = ".task_outputs", header:
     lines = template.splitlines()
     start, end = blocks["the lab's own functions"]
     helpers = "\n".join(lines[start:end])
-    summariser = _summariser_source()
+    summariser_imports, summariser = _summariser_source()
     wanted = imported_names(helpers) + imported_names(inspect.getsource(offline))
     imports, definitions = inline(wanted)
-    imports = [line for line in imports if line not in lines]  # the template imports some of them already
+    imports = list(dict.fromkeys(line for line in imports + summariser_imports if line not in lines))
     replaced = {
         "settings": _settings_block(settings, output_dir),
         "the lab's own functions": ["# --- the lab's own functions (their source, from Compaction Lab) ---",

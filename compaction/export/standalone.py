@@ -35,6 +35,7 @@ OUTPUT_DIR = ".task_outputs"  # persisted outputs in OUTPUT_DIR/tool-results, tr
 # --- end of settings ---
 
 # --- the lab's own functions ---
+from compaction.agent.blocks import plain_block  # noqa: E402
 from compaction.layers.compact_tool import COMPACT_TOOL, answer_compact_call  # noqa: E402
 from compaction.layers.persist import _replacement, persisted_marker  # noqa: E402
 from compaction.layers.reactive import nothing_to_summarize, reactive_cut  # noqa: E402
@@ -171,14 +172,6 @@ def is_prompt_too_long(error: Exception) -> bool:
     return getattr(error, "status_code", None) == 400 and "prompt is too long" in str(error).lower()
 
 
-def _plain(block) -> dict:
-    """An SDK content block as a dict, `type` first (the order the API documents)."""
-    if isinstance(block, dict):
-        return block
-    data = {k: v for k, v in block.model_dump(mode="json").items() if v is not None}
-    return {"type": data.pop("type"), **data}
-
-
 def agent_loop(client, messages: list, tools: list, run_tool, model: str, system: str | None = None,
                max_tokens: int = 8000):
     """The tutorial's loop: compact before every call, reactive compaction once on "prompt is too long", and
@@ -194,7 +187,7 @@ def agent_loop(client, messages: list, tools: list, run_tool, model: str, system
                 raise
             messages[:] = reactive_compact(messages)
             response = client.messages.create(messages=messages, **request)
-        messages.append({"role": "assistant", "content": [_plain(b) for b in response.content]})
+        messages.append({"role": "assistant", "content": [plain_block(b) for b in response.content]})
         if response.stop_reason != "tool_use":
             return response
         results, focus, compact_called = [], None, False
