@@ -7,7 +7,7 @@ from compaction.errors import SettingsError
 from compaction.strategies import REGISTRY, build
 from dashboard.render.compare_table import BEST, COLUMNS, compare_frame, idle_sentence
 from dashboard.render.time_charts import strategies_figure
-from dashboard.ui import compare_form, state
+from dashboard.ui import compare_form, export_panel, state
 
 st.title("Compare strategies")
 st.caption("What would the system you use do to this session? Each strategy below is replayed over the whole "
@@ -53,6 +53,7 @@ st.subheader("Over the whole session")
 st.table(compare_frame(replays), hide_index=True)
 st.caption(f"{BEST} best trade-off: no other strategy here sends fewer tokens while keeping more of the tool output "
            "whole. " + " ".join(f"**{c.title}**: {c.help}" for c in COLUMNS))
+export_panel.show(parameters, key="compare")
 
 st.subheader("Where each strategy comes from")
 for name in replays:

@@ -9,7 +9,7 @@ from dashboard.render import tables, timeline
 from dashboard.render.replay_chart import replay_figure
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, percent
-from dashboard.ui import state
+from dashboard.ui import export_panel, state
 from dashboard.ui.probes_view import probe_section
 
 CHART_KEY = "replay_chart"
@@ -135,3 +135,4 @@ st.dataframe(tables.message_frame(history, unit), hide_index=True, width="stretc
 st.caption("The messages sent at this call, as the loop had compacted them; 'index' is the position in what "
            "was sent.")
 probe_section(state.history(), history, record)
+export_panel.show({"pipeline": {}}, key="replay")

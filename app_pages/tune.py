@@ -8,7 +8,7 @@ from compaction.measures.registry import MEASURES
 from dashboard.render import timeline
 from dashboard.render.time_charts import sweep_heatmap
 from dashboard.render.tradeoff_chart import tradeoff_figure
-from dashboard.ui import state, tuning
+from dashboard.ui import export_panel, state, tuning
 
 SPECS = {spec.field: spec for spec in state.SLIDERS}
 
@@ -79,3 +79,5 @@ row = pick_y.selectbox(SPECS[y_name].key, range(len(y_values)), format_func=lamb
                        index=current[0] if current else 0, key="tune_pick_y")
 pick_button.button("Apply to the sidebar", on_click=tuning.apply_cell, args=(row, column), key="tune_apply",
                    icon=":material/check:", type="primary")
+
+export_panel.show({"pipeline": {}}, key="tune")

@@ -2,12 +2,15 @@
 
 Tests point the real `anthropic` SDK at `server.url`. By default `POST /v1/messages` answers a text
 message and `POST /v1/messages/count_tokens` answers len(body) / 4 tokens; queued replies (`reply`,
-`error`, `prompt_too_long`, `slow`) are used first, in order, per path. Every request is recorded.
+`error`, `prompt_too_long`, `slow`) are used first, in order, per path. `respond_with(answer)` sets a
+function of the request body that answers `/v1/messages` when nothing is queued (a scripted agent
+session, a model window). Every request is recorded, with the status it was answered.
 """
 
 import json
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -30,6 +33,7 @@ class Recorded:
     headers: dict[str, str]  # lower-cased names
     body: object  # the parsed JSON, or the raw text when it is not JSON
     raw: bytes
+    status: int = 0  # what it was answered
 
     @property
     def api_key(self) -> str | None:
@@ -56,6 +60,18 @@ def message_body(text: str | None, model: str = "claude-fake", number: int = 1) 
     }
 
 
+def assistant_body(content: list, stop_reason: str, usage: dict, model: str = "claude-fake", number: int = 1) -> dict:
+    """A Messages API reply carrying `content` blocks as given (tool calls included)."""
+    return {"id": f"msg_fake_{number:04d}", "type": "message", "role": "assistant", "model": model,
+            "content": content, "stop_reason": stop_reason, "stop_sequence": None, "usage": usage}
+
+
+def too_long_body(tokens: int, maximum: int) -> dict:
+    """The real API's 400 body for a prompt over the window, with these counts."""
+    return {"type": "error", "error": {"type": "invalid_request_error",
+                                       "message": f"prompt is too long: {tokens} tokens > {maximum} maximum"}}
+
+
 def error_body(status: int, message: str) -> dict:
     return {"type": "error", "error": {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}}
 
@@ -66,6 +82,7 @@ class FakeAnthropic:
         self._queues: dict[str, deque[Canned]] = {MESSAGES: deque(), COUNT_TOKENS: deque()}
         self._lock = threading.Lock()
         self._closing = threading.Event()  # cuts short a `slow` reply at shutdown
+        self._answer_with: Callable[[object], Canned] | None = None
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
@@ -90,6 +107,10 @@ class FakeAnthropic:
         """Next request on `path` gets the real API's 400 body for an over-long prompt."""
         self.enqueue(400, PROMPT_TOO_LONG_BODY, path)
 
+    def respond_with(self, answer: "Callable[[object], Canned] | None") -> None:
+        """`answer(body) -> Canned` answers /v1/messages whenever nothing is queued (None: the default text)."""
+        self._answer_with = answer
+
     def slow(self, delay: float, path: str = MESSAGES) -> None:
         """Next request on `path` is answered only after `delay` seconds (pair with a short client timeout)."""
         self.enqueue(200, message_body("too late"), path, delay=delay)
@@ -97,6 +118,10 @@ class FakeAnthropic:
     # --- inspection ----------------------------------------------------------------------------
     def bodies(self, path: str = MESSAGES) -> list[object]:
         return [r.body for r in self.requests if r.path == path]
+
+    def answered(self, status: int = 200, path: str = MESSAGES) -> list[object]:
+        """The bodies of the requests answered with `status`."""
+        return [r.body for r in self.requests if r.path == path and r.status == status]
 
     def close(self) -> None:
         self._closing.set()
@@ -115,6 +140,8 @@ class FakeAnthropic:
             count = sum(1 for r in self.requests if r.path == path)
         if path == COUNT_TOKENS:
             return Canned(200, {"input_tokens": -(-len(raw) // 4)})
+        if self._answer_with is not None:
+            return self._answer_with(body)
         model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
         return Canned(200, message_body(f"Fake summary number {count}.", model=model, number=count))
 
@@ -130,9 +157,11 @@ def _handler_for(server: FakeAnthropic) -> type[BaseHTTPRequestHandler]:
                 body: object = json.loads(raw)
             except ValueError:
                 body = raw.decode("utf-8", "replace")
+            recorded = Recorded("POST", path, {k.lower(): v for k, v in self.headers.items()}, body, raw)
             with server._lock:
-                server.requests.append(Recorded("POST", path, {k.lower(): v for k, v in self.headers.items()}, body, raw))
+                server.requests.append(recorded)
             canned = server._answer(path, raw, body)
+            recorded.status = canned.status
             if canned.delay and server._closing.wait(canned.delay):
                 return
             payload = json.dumps(canned.body).encode()

@@ -12,7 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compaction.importers import anthropic, claude_code, codex, gemini, openai, openhands, runs, swe_agent
+from compaction.importers import (
+    anthropic,
+    claude_code,
+    codex,
+    gemini,
+    openai,
+    openhands,
+    runs,
+    swe_agent,
+    trace,
+)
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation
 
@@ -52,12 +62,14 @@ FORMATS: tuple[Format, ...] = (
            None, codex.load, None, codex.looks_like),
     Format("gemini", "Gemini CLI", "a Gemini CLI chat recording (session-*.json) or its headless stream-json output",
            (".json", ".jsonl"), gemini.from_json, gemini.from_lines, gemini.looks_like, gemini.looks_like_lines),
+    Format("compaction-trace", "Compaction Lab trace", "the trace of the lab's compacting client (one line per model "
+           "call, with the usage the API answered)", (".jsonl",), None, trace.load, None, trace.looks_like),
 )
 BY_NAME: dict[str, Format] = {entry.name: entry for entry in FORMATS}
 # Detection order: the more particular shapes first, the catch-all last
 DOCUMENT_ORDER = tuple(BY_NAME[name] for name in ("claude-code", "gemini", "swe-agent", "openhands", "openai",
                                                   "anthropic"))
-LINES_ORDER = tuple(BY_NAME[name] for name in ("codex", "gemini", "anthropic", "openhands", "swe-agent", "claude-code"))
+LINES_ORDER = tuple(BY_NAME[name] for name in ("compaction-trace", "codex", "gemini", "anthropic", "openhands", "swe-agent", "claude-code"))
 CHOICES = ("auto", *BY_NAME)  # the values of `--format`
 SUFFIXES = tuple(sorted({suffix for entry in FORMATS for suffix in entry.suffixes}))  # of a session file
 
