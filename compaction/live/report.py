@@ -54,8 +54,11 @@ def distance(forecast: Forecast | None) -> str:
     """'Claude Code 2.1.41 compacts at 167,000: 18,790 tokens, 9 calls left'."""
     if forecast is None or forecast.tokens_now is None:
         return "no call yet"
-    calls = "calls left not known yet (the context is not growing)" if forecast.calls_left is None \
-        else "before the next call" if forecast.calls_left == 1 else f"{forecast.calls_left:,} calls left"
+    if forecast.calls_left is not None:
+        calls = "before the next call" if forecast.calls_left == 1 else f"{forecast.calls_left:,} calls left"
+    else:
+        calls = "calls left known from the second call on" if forecast.growth_per_call is None \
+            else "no call left to count: the context is not growing"
     return f"{forecast.label} compacts at {forecast.threshold:,}: {max(forecast.tokens_left, 0):,} tokens, {calls}"
 
 

@@ -61,7 +61,7 @@ class FileTail:
             reason = "the file was rewritten: bytes already read have changed"
         self._identity = identity
         if reason is not None:
-            self.offset = self.line = 0
+            self.offset = self.line = self.partial = 0
             self._head = self._before = b""
             self.restarts += 1
             self._restarted = reason
@@ -105,8 +105,9 @@ class FileTail:
             if self.offset > start:
                 self._remember(handle)
             handle.seek(0, os.SEEK_END)
-            self.partial = handle.tell() - self.offset
-        if self.offset > start or self._restarted:
+            partial, self.partial = self.partial, handle.tell() - self.offset
+        # a read is recorded when it found lines, restarted, or found more of a line being written
+        if self.offset > start or self._restarted or self.partial not in (0, partial):
             self.read_count += 1
             self.reads.append(Read(self.read_count, start, self.offset, count, self.partial, self._restarted))
             self._restarted = None
