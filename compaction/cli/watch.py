@@ -52,7 +52,7 @@ def watch(args: argparse.Namespace) -> int:
     path = followable(args.file, allowed_folders())
     params = lookup(args.strategy).parse(args.param) if args.strategy else {}
     follower = Follower(path, args.format, args.strategy, params)
-    say = _printer(args.json)
+    say = _printer(args.json, follower.source.unit)
     reads_seen, seen, quiet_since = 0, None, time.monotonic()
     reason = "interrupted"
     try:
@@ -61,7 +61,7 @@ def watch(args: argparse.Namespace) -> int:
                 say(reported)
             if args.reads:
                 for read in [read for read in follower.source.reads if read.number > reads_seen]:
-                    _emit(args.json, read_json(read), _read_text(read))
+                    _emit(args.json, read_json(read), _read_text(read, follower.source.unit))
                     reads_seen = read.number
             sys.stdout.flush()
             now = (follower.source.offset, follower.source.partial, follower.source.restarts)
@@ -84,12 +84,12 @@ def watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _printer(json_lines: bool):
+def _printer(json_lines: bool, unit: str):
     def say(reported) -> None:
         if json_lines:
-            write_json(as_json(reported), None)
+            write_json(as_json(reported, unit), None)
         else:
-            print(as_text(reported))
+            print(as_text(reported, unit))
     return say
 
 
@@ -100,7 +100,7 @@ def _emit(json_lines: bool, data: dict, text: str) -> None:
         print(text)
 
 
-def _read_text(read) -> str:
+def _read_text(read, unit: str) -> str:
     restarted = f" (from the start: {read.restarted})" if read.restarted else ""
     waiting = f"; {read.partial:,} bytes of a line not finished yet" if read.partial else ""
-    return f"read {read.number:,}: bytes {read.start:,} to {read.end:,}, {read.lines:,} lines{waiting}{restarted}"
+    return f"read {read.number:,}: bytes {read.start:,} to {read.end:,}, {read.lines:,} new {unit}s{waiting}{restarted}"

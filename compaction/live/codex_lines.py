@@ -11,7 +11,7 @@ counts at all: it is said, and no call can be measured.
 from typing import Any
 
 from compaction.importers.codex.tokens import TokenCounts
-from compaction.live.events import CallSeen, CompactionSeen, Event, Fact, Note, SummarySeen, Written
+from compaction.live.events import CallSeen, CompactionSeen, Event, Fact, Note, Written
 from compaction.model.messages import content_chars
 
 FORMAT = "codex"
@@ -59,7 +59,7 @@ class CodexLines:
             return []
         if kind == "compacted":
             self._compacted = True
-            return [CompactionSeen(number, None, time=time), SummarySeen(_summary_chars(payload))]
+            return [CompactionSeen(number, None, time=time, summary_chars=_summary_chars(payload))]
         if kind == "event_msg":
             return self._event(number, payload, time)
         if kind == "response_item" and payload.get("type") in OUTPUT_ITEMS:

@@ -31,11 +31,13 @@ class CompactionSeen:
     pre_tokens: int | None = None  # the agent's own count when it compacted
     post_tokens: int | None = None  # what it said the conversation kept (Claude Code 2.1.111+, Gemini's note)
     time: str | None = None
+    summary_chars: int | None = None  # when the same line holds the summary (Codex's `compacted`)
 
 
 @dataclass(frozen=True)
 class SummarySeen:
-    """The summary a compaction put in the history, by its size."""
+    """The summary a compaction put in the history, by its size, when a line of its own holds it (Claude
+    Code's `isCompactSummary` line)."""
 
     chars: int
 

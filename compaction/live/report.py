@@ -13,11 +13,12 @@ from compaction.live.session import CallUpdate, CompactionUpdate
 from compaction.live.tail import Read
 
 
-def as_json(reported: Reported) -> dict:
+def as_json(reported: Reported, unit: str = "line") -> dict:
+    """`unit`: what numbers the places in the file, "line" or, in a Gemini CLI .json recording, "message"."""
     update = reported.update
     if isinstance(update, CallUpdate):
         call, forecast = update.call, reported.forecast
-        found = {"event": "call", "call": call.number, "line": call.line, "model": call.model, "tokens": call.context,
+        found = {"event": "call", "call": call.number, unit: call.line, "model": call.model, "tokens": call.context,
                  "growth": update.growth, "output_tokens": call.output, "cost_usd": round(call.cost_usd, 6),
                  "cost_so_far_usd": round(update.cost_so_far_usd, 6),
                  "first_after_compaction": update.first_after_compaction,
@@ -26,14 +27,14 @@ def as_json(reported: Reported) -> dict:
                  "forecast": forecast.as_dict() if forecast else None}
     elif isinstance(update, CompactionUpdate):
         done = update.compaction
-        found = {"event": "compaction", "line": done.line, "trigger": done.trigger, "pre_tokens": done.pre_tokens,
+        found = {"event": "compaction", unit: done.line, "trigger": done.trigger, "pre_tokens": done.pre_tokens,
                  "post_tokens": done.post_tokens, "context_before": done.context_before,
                  "calls_before": done.calls_before,
                  "forecast": reported.forecast.as_dict() if reported.forecast else None}
     elif isinstance(update, Restarted):
         return {"event": "restart", "reason": update.reason}
     elif isinstance(update, Note):
-        return {"event": "note", "line": update.line, "kind": update.kind, "text": update.text}
+        return {"event": "note", unit: update.line, "kind": update.kind, "text": update.text}
     elif isinstance(update, Skipped):
         return {"event": "skipped", "line": update.line, "reason": update.reason}
     elif isinstance(update, Gone):
@@ -62,14 +63,14 @@ def distance(forecast: Forecast | None) -> str:
     return f"{forecast.label} compacts at {forecast.threshold:,}: {max(forecast.tokens_left, 0):,} tokens, {calls}"
 
 
-def as_text(reported: Reported) -> str:
+def as_text(reported: Reported, unit: str = "line") -> str:
     update = reported.update
     if isinstance(update, CallUpdate):
         call = update.call
         growth = "" if update.growth is None else f"{update.growth:+,}"
         if update.first_after_compaction:
             growth += " (first call after the compaction)"
-        line = (f"call {call.number:,}  line {call.line:,}  {call.context:,} tokens  {growth}".rstrip()
+        line = (f"call {call.number:,}  {unit} {call.line:,}  {call.context:,} tokens  {growth}".rstrip()
                 + f"  | {distance(reported.forecast)}  | ${update.cost_so_far_usd:,.4f} so far")
         if reported.what_if is not None:
             line += f"  | what if {distance(reported.what_if)}"
@@ -79,11 +80,11 @@ def as_text(reported: Reported) -> str:
         counted = f"; {done.pre_tokens:,} tokens by the agent's count" if done.pre_tokens else ""
         kept = reported.forecast.tokens_now if reported.forecast else None
         start = f"the forecast starts again from about {kept:,} tokens kept" if kept else "the forecast starts again"
-        return f"compaction at line {done.line:,} ({done.trigger or 'trigger not recorded'}{counted}): {start}"
+        return f"compaction at {unit} {done.line:,} ({done.trigger or 'trigger not recorded'}{counted}): {start}"
     if isinstance(update, Restarted):
         return f"read again from the start: {update.reason}"
     if isinstance(update, Note):
-        return f"note, line {update.line:,}: {update.text}"
+        return f"note, {unit} {update.line:,}: {update.text}"
     if isinstance(update, Skipped):
         return f"line {update.line:,} skipped: {update.reason}"
     if isinstance(update, Gone):

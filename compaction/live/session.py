@@ -138,7 +138,8 @@ class LiveSession:
 
     def _compaction(self, event: CompactionSeen) -> CompactionUpdate:
         newest = self.calls[-1].context if len(self.calls) else None
-        found = Compaction(event.line, len(self.calls), event.trigger, event.pre_tokens, event.post_tokens, newest)
+        found = Compaction(event.line, len(self.calls), event.trigger, event.pre_tokens, event.post_tokens, newest,
+                           event.summary_chars)
         self.compactions.append(found)
         self.segment = Segment()
         self.pending_chars = 0  # the person's messages stay: Codex keeps the newest ones through compactions
