@@ -57,7 +57,7 @@ def watch(args: argparse.Namespace) -> int:
     reason = "interrupted"
     try:
         while True:
-            for reported in follower.poll():
+            for reported in follower.updates():
                 say(reported)
             if args.reads:
                 for read in [read for read in follower.source.reads if read.number > reads_seen]:

@@ -93,33 +93,37 @@ class Follower:
         return TITLES.get(self.format or "", "not recognised yet")
 
     def poll(self, max_bytes: int | None = None, forecasts: bool = True) -> list[Reported]:
-        """What was written since the last poll. ConversationError names the file (and line) when it
-        cannot be followed; OSError when it cannot be opened."""
+        """What was written since the last poll (see `updates`), as a list."""
+        return list(self.updates(max_bytes, forecasts))
+
+    def updates(self, max_bytes: int | None = None, forecasts: bool = True):
+        """Each update written since the last poll, given as it is read (a large file is never held in
+        updates). ConversationError names the file (and line) when it cannot be followed; OSError when
+        it cannot be opened. `forecasts=False` leaves the forecasts out (the dashboard asks for the
+        newest one only)."""
         try:
             reason = self.source.check()
         except FileNotFoundError:
             if not self.source.reads:
                 raise ConversationError("no such file", where=str(self.path)) from None
-            if self._gone:
-                return []
-            self._gone = True
-            return [Reported(Gone())]
+            if not self._gone:
+                self._gone = True
+                yield Reported(Gone())
+            return
         self._gone = False
-        found: list[Reported] = []
         if reason is not None:
             self._start()  # a new session; the format stays the one recognised
-            found.append(Reported(Restarted(reason)))
+            yield Reported(Restarted(reason))
         for number, value in self.source.records(max_bytes):
             if isinstance(value, str):
-                found.append(Reported(self._skip(number, value)))
+                yield Reported(self._skip(number, value))
                 continue
             if self._reader is None:
                 self._recognise(number, value)
             for event in self._reader.read(number, value):
                 update = self.session.feed(event)
                 if update is not None:
-                    found.append(self._report(update, forecasts))
-        return found
+                    yield self._report(update, forecasts)
 
     def _skip(self, number: int, reason: str) -> Skipped:
         skipped = Skipped(number, reason)
