@@ -9,7 +9,7 @@ from compaction.measures.registry import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
 from dashboard.render.corpus_tables import RowFilter, corpus_summary, formats_of, sessions_frame
 from dashboard.render.text import literal
-from dashboard.ui import corpus_state, tuning, views
+from dashboard.ui import corpus_state, live_state, tuning, views
 from dashboard.ui.loading import UPLOAD_LIMIT_MB
 from dashboard.ui.navigation import PAGES_DIR
 
@@ -134,6 +134,7 @@ if picked is not None and picked < len(shown):
             corpus_state.open_row(chosen, files)
             st.success(f"Opened **{literal(chosen['path'])}**: every other page now shows this session.")
             st.page_link(PAGES_DIR / "conversation.py", label="See it on the Conversation page", icon=":material/forum:")
+            live_state.follow_button(source.folder, chosen["path"])
         except CompactionError as error:
             st.error(literal(str(error)))
 
