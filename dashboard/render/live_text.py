@@ -44,7 +44,7 @@ def cost_sentence(forecast: Forecast) -> str | None:
 def forecast_sentences(forecast: Forecast) -> list[str]:
     found = [distance_sentence(forecast)]
     if forecast.action:
-        found.append(f"It {forecast.action} (the summary's size: {forecast.summary_basis}).")
+        found.append(f"It {forecast.action}. The summary's size: {forecast.summary_basis}.")
     cost = cost_sentence(forecast)
     if cost:
         found.append(cost)

@@ -88,10 +88,11 @@ def what_if_controls() -> tuple[str, dict] | None:
     if name == NO_WHAT_IF:
         return None
     param = lookup(name).param(WHAT_IF_KNOBS[name])
+    label = f"{param.name} ({param.unit})"
     if param.kind == "float":
-        value = st.sidebar.number_input(param.help, float(param.minimum), float(param.maximum), float(param.default),
-                                        0.05, key=f"live_{name}_{param.name}")
+        value = st.sidebar.number_input(label, float(param.minimum), float(param.maximum), float(param.default),
+                                        0.05, key=f"live_{name}_{param.name}", help=param.help)
     else:
-        value = st.sidebar.number_input(param.help, int(param.minimum), int(param.maximum), int(param.default),
-                                        1_000, key=f"live_{name}_{param.name}")
+        value = st.sidebar.number_input(label, int(param.minimum), int(param.maximum), int(param.default),
+                                        1_000, key=f"live_{name}_{param.name}", help=param.help)
     return name, {param.name: value}

@@ -69,7 +69,7 @@ def _metrics(session, agent) -> None:
                    help="The newest call's context, plus its output and what was written since (characters / 4).")
     calls = "before the next call" if agent.calls_left == 1 else "calls not known yet" if agent.calls_left is None \
         else f"about {agent.calls_left:,} calls"
-    left_col.metric("To the agent's compaction", f"{max(agent.tokens_left, 0):,} tokens", calls, delta_color="off",
+    left_col.metric("Tokens to the agent's compaction", f"{max(agent.tokens_left, 0):,}", calls, delta_color="off",
                     delta_arrow="off", help=f"{agent.label} compacts at {agent.threshold:,} tokens.")
     cost_col.metric("Cost so far", f"${session.cost_usd:,.4f}", help="Every call at its model's price, as recorded.")
 
