@@ -5,8 +5,9 @@ Every API call is an assistant response with its `usage`; one response is writte
 count, and the results of its tool calls may be written between them. So a call is the first line of a
 new id, and the later lines of that id update it. The calls are counted in the order they were made,
 whichever branch of the session tree they are on: a rewound branch was paid for too. Left out, as the
-importer leaves them: subagent lines inside the file (`isSidechain`), and `<synthetic>` responses,
-which Claude Code writes itself without calling the model.
+importer leaves them: subagent lines inside the file (`isSidechain`; in a subagent's own file, whose
+first message is a sidechain, they are the session), and `<synthetic>` responses, which Claude Code
+writes itself without calling the model. A `microcompact_boundary` (old tool results cleared) is said.
 
 A compaction is the `system` line of subtype `compact_boundary` (`compactMetadata`: trigger, preTokens,
 and postTokens from 2.1.111), followed by the user line `isCompactSummary` holding the summary.
@@ -16,16 +17,23 @@ from collections import deque
 from typing import Any
 
 from compaction.importers.checks import only_tool_results
+from compaction.importers.claude_code.records import KNOWN_OTHER_TYPES
 from compaction.importers.usage import from_anthropic
-from compaction.live.events import CallGrew, CallSeen, CompactionSeen, Event, Fact, SummarySeen, Written
+from compaction.live.events import CallGrew, CallSeen, CompactionSeen, Event, Fact, Note, SummarySeen, Written
 from compaction.model.messages import content_chars
 
 FORMAT = "claude-code"
+MESSAGE_TYPES = ("user", "assistant")
 RECENT_IDS = 8  # a response's lines come before the next response's: a few ids suffice to tell them apart
 
 
 def looks_like(value: dict) -> bool:
-    return isinstance(value.get("type"), str) and any(key in value for key in ("uuid", "sessionId", "leafUuid"))
+    """A line Claude Code writes: a type it writes (a log often opens on a file-history-snapshot), or a
+    typed line of its session tree."""
+    kind = value.get("type")
+    return isinstance(kind, str) and "role" not in value and (
+        kind in MESSAGE_TYPES or kind in KNOWN_OTHER_TYPES
+        or any(key in value for key in ("uuid", "sessionId", "leafUuid")))
 
 
 def _number(value: Any) -> int | None:
@@ -37,9 +45,13 @@ class ClaudeCodeLines:
         self._recent: deque[str] = deque(maxlen=RECENT_IDS)
         self._version: str | None = None
         self._session: str | None = None
+        self._subagent: bool | None = None  # decided by the first message line
 
     def read(self, number: int, line: dict) -> list[Event]:
-        if line.get("isSidechain") is True:
+        if self._subagent is None and line.get("type") in MESSAGE_TYPES:
+            # a file whose first message is a sidechain is a subagent's own session: its lines are the session
+            self._subagent = line.get("isSidechain") is True
+        if line.get("isSidechain") is True and not self._subagent:
             return []
         found: list[Event] = self._facts(line)
         kind = line.get("type")
@@ -50,6 +62,11 @@ class ClaudeCodeLines:
             trigger = info.get("trigger") if isinstance(info.get("trigger"), str) else None
             found.append(CompactionSeen(number, trigger, _number(info.get("preTokens")),
                                         _number(info.get("postTokens")), time))
+        elif kind == "system" and line.get("subtype") == "microcompact_boundary":
+            info = line.get("microcompactMetadata") if isinstance(line.get("microcompactMetadata"), dict) else {}
+            saved = _number(info.get("tokensSaved"))
+            found.append(Note(number, "Claude Code cleared old tool results here (microcompact"
+                              + (f", {saved:,} tokens saved)" if saved else ")"), "microcompact"))
         elif kind == "user" and message is not None:
             content = message.get("content")
             if line.get("isCompactSummary") is True:
