@@ -110,6 +110,10 @@ class Follower:
                 self._gone = True
                 yield Reported(Gone())
             return
+        if self._gone and reason is None:  # back after it was removed: another file, whatever it holds
+            reason = "the file came back after it was removed"
+            self.source.restart(reason)
+            reason = self.source.check() or reason
         self._gone = False
         if reason is not None:
             self._start()  # a new session; the format stays the one recognised

@@ -28,6 +28,9 @@ class LineSource:
     def check(self) -> str | None:
         return self.tail.check()
 
+    def restart(self, reason: str) -> None:
+        self.tail.restart(reason)
+
     def records(self, max_bytes: int | None = None):
         for number, raw in self.tail.lines(max_bytes):
             text = raw.strip()
@@ -99,12 +102,16 @@ class DocumentSource:
         reason = None
         if self._seen and (len(messages) < self._seen or _id(messages[self._seen - 1]) != self._last_id):
             reason = "the recording was rewritten: messages already read have changed (a rewind?)"
-            self._seen, self._last_id = 0, None
-            self.restarts += 1
-            self._restarted = reason
+            self.restart(reason)
         self._messages = messages
         self.offset = len(data)
         return reason
+
+    def restart(self, reason: str) -> None:
+        """Count every message as new at the next read, for `reason`."""
+        self._seen, self._last_id = 0, None
+        self.restarts += 1
+        self._restarted = reason
 
     def records(self, max_bytes: int | None = None):
         messages, self._messages = self._messages, None

@@ -61,11 +61,15 @@ class FileTail:
             reason = "the file was rewritten: bytes already read have changed"
         self._identity = identity
         if reason is not None:
-            self.offset = self.line = self.partial = 0
-            self._head = self._before = b""
-            self.restarts += 1
-            self._restarted = reason
+            self.restart(reason)
         return reason
+
+    def restart(self, reason: str) -> None:
+        """Read the file again from the start at the next read, for `reason`."""
+        self.offset = self.line = self.partial = 0
+        self._head = self._before = b""
+        self.restarts += 1
+        self._restarted = reason
 
     def _same_bytes(self) -> bool:
         with open(self.path, "rb") as handle:

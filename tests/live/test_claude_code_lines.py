@@ -68,3 +68,4 @@ def test_what_is_not_a_call_of_the_session(tmp_path):
     assert [call.call.line for call in calls] == [3, 7] and follower.title == "Claude Code"
     [note] = follower.session.notes
     assert (note.line, note.kind) == (6, "microcompact") and "21,761 tokens saved" in note.text
+
