@@ -82,6 +82,7 @@ class Follower:
         self._reader = None
         self._unread: list[Skipped] = []  # lines skipped before the format was known
         self._gone = False
+        self._failed: ConversationError | None = None  # a file that is no log stays refused, not read on
         self._start()
 
     def _start(self) -> None:
@@ -101,6 +102,8 @@ class Follower:
         updates). ConversationError names the file (and line) when it cannot be followed; OSError when
         it cannot be opened. `forecasts=False` leaves the forecasts out (the dashboard asks for the
         newest one only)."""
+        if self._failed is not None:
+            raise self._failed
         try:
             reason = self.source.check()
         except FileNotFoundError:
@@ -137,17 +140,20 @@ class Follower:
         self._unread.append(skipped)
         if len(self._unread) >= DETECT_WITHIN:
             first = self._unread[0]
-            raise ConversationError(f"{len(self._unread):,} lines and none is a JSON object of a Claude Code, Codex "
-                                    f"or Gemini CLI log (line {first.line}: {first.reason})", where=str(self.path))
+            self._failed = ConversationError(f"{len(self._unread):,} lines and none is a JSON object of a Claude Code, "
+                                             f"Codex or Gemini CLI log (line {first.line}: {first.reason})",
+                                             where=str(self.path))
+            raise self._failed
         return skipped
 
     def _recognise(self, number: int, value: dict) -> None:
         found = recognise(value)
         if found is None:
-            raise ConversationError("not a line of a Claude Code, Codex or Gemini CLI log: the live view follows "
-                                    "those three (a Claude Code line has 'type' and 'uuid' or 'sessionId', a Codex "
-                                    "line 'type' and 'payload', a Gemini CLI recording starts with 'sessionId' and "
-                                    "'projectHash')", where=f"{self.path}: line {number}")
+            self._failed = ConversationError(
+                "not a line of a Claude Code, Codex or Gemini CLI log: the live view follows those three (a Claude Code "
+                "line has 'type' and 'uuid' or 'sessionId', a Codex line 'type' and 'payload', a Gemini CLI recording "
+                "starts with 'sessionId' and 'projectHash')", where=f"{self.path}: line {number}")
+            raise self._failed
         self.format = found
         self._start()
         self.session.lines_skipped = len(self._unread)

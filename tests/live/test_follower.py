@@ -1,6 +1,9 @@
 """The follower over a file's life: truncated and written again (a new session, said), removed (said
 once) and back (read from the start)."""
 
+import pytest
+
+from compaction.errors import ConversationError
 from compaction.live.follower import Follower, Gone, Restarted
 from tests.live.growing import CASES
 
@@ -32,3 +35,13 @@ def test_a_file_removed_is_said_once_and_read_from_the_start_when_it_is_back(tmp
     path.write_bytes(b"".join(LINES[:24]))
     reported = follower.poll()
     assert isinstance(reported[0].update, Restarted) and len(follower.session.calls) == 8
+
+
+def test_a_file_that_is_no_log_stays_refused(tmp_path):
+    path = tmp_path / "notes.jsonl"
+    path.write_text('{"role": "user", "content": "hi"}\n{"type": "user", "uuid": "u1"}\n')
+    follower = Follower(path)
+    for _ in range(2):  # the second poll says the same, and reads nothing more
+        with pytest.raises(ConversationError, match=r"notes.jsonl: line 1: not a line of a Claude Code"):
+            follower.poll()
+    assert follower.source.offset == len(b'{"role": "user", "content": "hi"}\n')
