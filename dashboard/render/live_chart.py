@@ -38,6 +38,8 @@ def live_figure(session: LiveSession, agent: Forecast, what_if: Forecast | None 
     for compaction in session.compactions:
         if compaction.calls_before >= start:
             figure.add_vline(x=compaction.calls_before + 0.5, line={"color": BOUNDARY_COLOR, "width": 1.5})
-    figure.update_layout(height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10}, hovermode="closest",
-                         legend={"orientation": "h", "y": 1.12}, xaxis_title="model call", yaxis_title="tokens")
+    top = max([*session.calls.contexts(start), agent.threshold, *([what_if.threshold] if what_if else [])], default=1)
+    figure.update_layout(height=400, margin={"l": 10, "r": 10, "t": 10, "b": 10}, hovermode="closest",
+                         legend={"orientation": "h", "y": -0.22}, xaxis_title="model call", yaxis_title="tokens",
+                         yaxis_range=[0, top * 1.08])
     return figure

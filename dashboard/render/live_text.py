@@ -55,7 +55,7 @@ def call_row(call: Call, previous: Call | None) -> dict:
     return {"call": call.number, "line": call.line, "model": call.model or "", "tokens": call.context,
             "growth": None if previous is None else call.context - previous.context,
             "cache read": call.read, "cache written": call.write_5m + call.write_1h, "output": call.output,
-            "cost (US$)": call.cost_usd, "after compaction": call.segment}
+            "cost (US$)": call.cost_usd, "compactions before": call.segment}
 
 
 def calls_rows(session: LiveSession, count: int = TABLE_CALLS) -> list[dict]:

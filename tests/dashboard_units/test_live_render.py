@@ -49,7 +49,7 @@ def test_no_call_yet_and_a_context_over_the_threshold(follower, tmp_path):
 def test_the_newest_calls_first(follower):
     rows = calls_rows(follower.session, count=3)
     assert [row["call"] for row in rows] == [11, 10, 9]
-    assert rows[0]["growth"] == 3_000 and rows[-1]["after compaction"] == 1
+    assert rows[0]["growth"] == 3_000 and rows[-1]["compactions before"] == 1
 
 
 def test_the_reads_say_where_each_started_and_ended(follower):
