@@ -106,6 +106,9 @@ class Follower:
             raise self._failed
         try:
             reason = self.source.check()
+        except ConversationError as error:  # a document that is no recording
+            self._failed = error
+            raise
         except FileNotFoundError:
             if not self.source.reads:
                 raise ConversationError("no such file", where=str(self.path)) from None

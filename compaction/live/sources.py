@@ -95,9 +95,10 @@ class DocumentSource:
         except (ValueError, RecursionError):
             self.partial = len(data)  # being written: read it again at the next poll
             return None
-        messages = value.get("messages") if isinstance(value, dict) else None
-        if not isinstance(messages, list):
-            messages = []
+        if not (isinstance(value, dict) and isinstance(value.get("messages"), list) and "sessionId" in value):
+            raise ConversationError("a .json file is followed as a Gemini CLI chat recording (an object with "
+                                    "'sessionId' and a 'messages' list), and this one is not", where=str(self.path))
+        messages = value["messages"]
         self._stamp, self.partial = stamp, 0
         reason = None
         if self._seen and (len(messages) < self._seen or _id(messages[self._seen - 1]) != self._last_id):

@@ -4,6 +4,9 @@ rewind), and the .json recording gemini-cli rewrites whole at every message (cas
 
 import json
 
+import pytest
+
+from compaction.errors import ConversationError
 from compaction.live.follower import Follower
 from compaction.live.session import CallUpdate
 from tests.live.growing import CASES, calls, compactions, follow_line_by_line
@@ -39,7 +42,7 @@ def test_a_rewind_is_said_and_the_calls_made_stay(tmp_path):
 def test_a_recording_rewritten_at_every_message(tmp_path):
     whole = json.loads((CASES / "gemini_recording.json").read_text())
     path = tmp_path / "session-2026-03-30T03-06-0beddad7.json"
-    path.write_text("{}")  # a new recording, no message yet
+    path.write_text(json.dumps({**whole, "messages": []}))  # a new recording, no message yet
     follower = Follower(path)
     numbers = []
     for count in range(1, len(whole["messages"]) + 1):
@@ -76,3 +79,12 @@ def test_messages_dropped_from_a_recording_start_it_again(tmp_path):
     reported = follower.poll()
     assert reported[0].update.reason.startswith("the recording was rewritten")
     assert len(follower.session.calls) == 1 and follower.source.restarts == 1
+
+
+def test_a_json_file_that_is_no_recording_is_refused_by_name(tmp_path):
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps({"model": "claude-sonnet-4-6", "messages": [{"role": "user", "content": "hi"}]}))
+    follower = Follower(path)
+    for _ in range(2):
+        with pytest.raises(ConversationError, match=r"request.json: a .json file is followed as a Gemini CLI chat "):
+            follower.poll()
