@@ -11,7 +11,7 @@ from dashboard.render.corpus_tables import COLUMN_KINDS, RowFilter, corpus_summa
 from dashboard.render.grid_widths import fitting_widths
 from dashboard.render.text import literal
 from dashboard.render.units import dollars
-from dashboard.ui import corpus_state, tuning, views
+from dashboard.ui import corpus_state, live_state, tuning, views
 from dashboard.ui.loading import UPLOAD_LIMIT_MB
 from dashboard.ui.navigation import PAGES_DIR
 
@@ -151,6 +151,7 @@ if picked is not None and picked < len(shown):
             whose = f" (a subagent of session {literal(chosen['subagent_of'])})" if chosen.get("subagent_of") else ""
             st.success(f"Opened **{literal(chosen['path'])}**{whose}: every other page now shows this session.")
             st.page_link(PAGES_DIR / "conversation.py", label="See it on the Conversation page", icon=":material/forum:")
+            live_state.follow_button(source.folder, chosen["path"])
         except CompactionError as error:
             st.error(literal(str(error)))
 

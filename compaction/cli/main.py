@@ -6,10 +6,10 @@ import argparse
 import sys
 from importlib.metadata import entry_points
 
-from compaction.cli import corpus, export, generate, replay, run, sample, strategies, sweep
+from compaction.cli import corpus, export, generate, replay, run, sample, strategies, sweep, watch
 from compaction.errors import CompactionError
 
-COMMANDS = (sample, run, generate, replay, sweep, strategies, corpus, export)
+COMMANDS = (sample, run, generate, replay, sweep, strategies, corpus, export, watch)
 
 
 def build_parser() -> argparse.ArgumentParser:

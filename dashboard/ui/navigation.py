@@ -32,6 +32,7 @@ def app_pages() -> dict[str, list]:
             _page("replay", title="Replay", icon=":material/timeline:"),
             _page("tune", title="Tune", icon=":material/tune:"),
             _page("compare", title="Compare", icon=":material/compare:"),
+            _page("live", title="Live", icon=":material/sensors:"),
         ],
         "Many sessions": [
             _page("sessions", title="Sessions", icon=":material/folder_open:"),

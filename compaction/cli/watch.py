@@ -1,0 +1,106 @@
+"""`compaction watch FILE`: follow an agent's log as it is written and print one line per new model call
+(call, tokens, growth, the tokens and calls left to the agent's compaction, cost so far), or with
+`--json` one JSON object a line (compaction/live/report.py lists them). Stops on Ctrl-C, or after
+`--until-idle SECONDS` without anything new in the file. On a shared server only files inside the
+folders of COMPACTION_SESSION_FOLDERS may be followed."""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from compaction.cli.common import write_json
+from compaction.errors import SettingsError
+from compaction.live.follower import FORMATS, Follower
+from compaction.live.places import allowed_folders, followable
+from compaction.live.report import as_json, as_text, read_json
+from compaction.live.rules import WHAT_IF
+from compaction.strategies import lookup
+
+POLL_SECONDS = 0.5
+
+
+def add_command(commands) -> None:
+    parser = commands.add_parser(
+        "watch", help="follow an agent's log as it is written: each new call, and how far the next compaction is",
+        description="Follow a Claude Code, Codex CLI or Gemini CLI log while the agent writes it. Each new model "
+                    "call is one line: its tokens, how much the context grew, the tokens and calls left before the "
+                    "agent compacts (its checked preset, at the session's recent growth per call) and the cost so "
+                    "far. Ctrl-C stops.")
+    parser.add_argument("file", type=Path, help="the session log (.jsonl, or a Gemini CLI .json recording)")
+    parser.add_argument("--format", choices=("auto", *FORMATS), default="auto", help="the log's format "
+                        "(default: recognised on its first line)")
+    parser.add_argument("--json", action="store_true", help="one JSON object a line instead of text")
+    parser.add_argument("--until-idle", type=float, default=None, metavar="SECONDS",
+                        help="stop once the file has not changed for this long (default: only Ctrl-C stops)")
+    parser.add_argument("--every", type=float, default=POLL_SECONDS, metavar="SECONDS",
+                        help=f"how often the file is looked at (default {POLL_SECONDS})")
+    parser.add_argument("--strategy", choices=WHAT_IF, default=None,
+                        help="a what-if strategy: its forecast is printed beside the agent's")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter of the what-if strategy (repeatable; `compaction strategies` lists them)")
+    parser.add_argument("--reads", action="store_true",
+                        help="also print each read of the file: the offsets it started and ended at")
+    parser.set_defaults(handler=watch)
+
+
+def watch(args: argparse.Namespace) -> int:
+    if args.every <= 0 or args.until_idle is not None and args.until_idle < 0:
+        raise SettingsError("--every must be above 0 seconds and --until-idle at least 0")
+    if args.param and not args.strategy:
+        raise SettingsError("--param sets a parameter of the what-if strategy: give --strategy too")
+    path = followable(args.file, allowed_folders())
+    params = lookup(args.strategy).parse(args.param) if args.strategy else {}
+    follower = Follower(path, args.format, args.strategy, params)
+    say = _printer(args.json, follower.source.unit)
+    reads_seen, seen, quiet_since = 0, None, time.monotonic()
+    reason = "interrupted"
+    try:
+        while True:
+            for reported in follower.updates():
+                say(reported)
+            if args.reads:
+                for read in [read for read in follower.source.reads if read.number > reads_seen]:
+                    _emit(args.json, read_json(read), _read_text(read, follower.source.unit))
+                    reads_seen = read.number
+            sys.stdout.flush()
+            now = (follower.source.offset, follower.source.partial, follower.source.restarts)
+            if now != seen:
+                seen, quiet_since = now, time.monotonic()
+            elif args.until_idle is not None and time.monotonic() - quiet_since >= args.until_idle:
+                reason = "idle"
+                break
+            time.sleep(args.every)
+    except KeyboardInterrupt:
+        reason = "interrupted"
+    session = follower.session
+    calls = len(session.calls) if session else 0
+    cost = session.cost_usd if session else 0.0
+    _emit(args.json, {"event": "stopped", "reason": reason, "calls": calls, "cost_so_far_usd": round(cost, 6),
+                      "offset": follower.source.offset, "reads": follower.source.reads[-1].number
+                      if follower.source.reads else 0, "restarts": follower.source.restarts},
+          f"stopped ({'idle' if reason == 'idle' else 'Ctrl-C'}): {calls:,} calls, ${cost:,.4f} so far")
+    sys.stdout.flush()
+    return 0
+
+
+def _printer(json_lines: bool, unit: str):
+    def say(reported) -> None:
+        if json_lines:
+            write_json(as_json(reported, unit), None)
+        else:
+            print(as_text(reported, unit))
+    return say
+
+
+def _emit(json_lines: bool, data: dict, text: str) -> None:
+    if json_lines:
+        write_json(data, None)
+    else:
+        print(text)
+
+
+def _read_text(read, unit: str) -> str:
+    restarted = f" (from the start: {read.restarted})" if read.restarted else ""
+    waiting = f"; {read.partial:,} bytes of a line not finished yet" if read.partial else ""
+    return f"read {read.number:,}: bytes {read.start:,} to {read.end:,}, {read.lines:,} new {unit}s{waiting}{restarted}"

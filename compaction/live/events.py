@@ -1,0 +1,70 @@
+"""What a format's line reader finds in a line, in the same few words for every agent: a model call (or
+a later line of the same call), a compaction, text written into the conversation, a fact about the
+session. The session (session.py) turns them into per-call records; nothing here holds a message's text.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CallSeen:
+    """A model call's usage (importers/usage.py: the four counts, `model`, the cache writes' split)."""
+
+    line: int
+    usage: dict[str, Any]
+    time: str | None = None
+
+
+@dataclass(frozen=True)
+class CallGrew:
+    """A later line of the newest call with its usage as it stands now (the output count grows as a
+    response is written line by line)."""
+
+    usage: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CompactionSeen:
+    line: int
+    trigger: str | None  # "auto", "manual", or None when the log does not say
+    pre_tokens: int | None = None  # the agent's own count when it compacted
+    post_tokens: int | None = None  # what it said the conversation kept (Claude Code 2.1.111+, Gemini's note)
+    time: str | None = None
+    summary_chars: int | None = None  # when the same line holds the summary (Codex's `compacted`)
+
+
+@dataclass(frozen=True)
+class SummarySeen:
+    """The summary a compaction put in the history, by its size, when a line of its own holds it (Claude
+    Code's `isCompactSummary` line)."""
+
+    chars: int
+
+
+@dataclass(frozen=True)
+class Written:
+    """Text added to the conversation after the newest call: a tool result, or a turn of the person."""
+
+    chars: int
+    person: bool = False
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something about the session the log says: `version`, `window`, `session_id`."""
+
+    name: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something to tell the person once (a rewind, a layout without token counts)."""
+
+    line: int
+    text: str
+    kind: str
+
+
+Event = CallSeen | CallGrew | CompactionSeen | SummarySeen | Written | Fact | Note

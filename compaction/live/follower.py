@@ -1,0 +1,177 @@
+"""Following one agent's log as it is written: each poll reads what was added since the last one
+(sources.py), a format's reader turns its lines into events, the session (session.py) into per-call
+records, and every new call and compaction is reported with the forecast as it stood right then.
+
+The format is named, or recognised on the log's first line (notes on top skipped): Claude Code, Codex
+CLI or Gemini CLI, the three agents whose compaction rules the forecast knows. A file rewritten or
+truncated is read again from the start, with a new session, and said.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from compaction.errors import ConversationError, SettingsError
+from compaction.importers.codex.records import ENVELOPE_TYPES
+from compaction.live import claude_code_lines, codex_lines, gemini_lines
+from compaction.live.claude_code_lines import ClaudeCodeLines
+from compaction.live.codex_lines import CodexLines
+from compaction.live.forecast import Forecast, forecast
+from compaction.live.gemini_lines import GeminiLines
+from compaction.live.gemini_messages import GeminiMessages
+from compaction.live.rules import WHAT_IF, agent_rule, rule_for
+from compaction.live.session import CallUpdate, CompactionUpdate, LiveSession
+from compaction.live.sources import DocumentSource, LineSource
+from compaction.strategies import lookup
+
+FORMATS = ("claude-code", "codex", "gemini")
+TITLES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
+READERS = {"claude-code": ClaudeCodeLines, "codex": CodexLines, "gemini": GeminiLines}
+DETECT_WITHIN = 20  # lines that are not JSON objects (notes on top) before the log must say what it is
+
+
+@dataclass(frozen=True)
+class Restarted:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Skipped:
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The file is not there any more (it may come back: it is then read from the start)."""
+
+
+@dataclass(frozen=True)
+class Reported:
+    """An update with the forecasts as they stood right after it."""
+
+    update: object  # CallUpdate | CompactionUpdate | Note | Restarted | Skipped | Gone
+    forecast: Forecast | None = None
+    what_if: Forecast | None = None
+
+
+def recognise(value: dict) -> str | None:
+    if value.get("type") in ENVELOPE_TYPES and "payload" in value or codex_lines.is_legacy_header(value):
+        return codex_lines.FORMAT
+    if gemini_lines.is_fields_line(value):
+        return gemini_lines.FORMAT
+    if claude_code_lines.looks_like(value):
+        return claude_code_lines.FORMAT
+    return None
+
+
+class Follower:
+    def __init__(self, path: str | Path, format: str = "auto", what_if: str | None = None,
+                 what_if_params: dict | None = None):
+        if format not in ("auto", *FORMATS):
+            raise SettingsError(f"the live view follows {', '.join(FORMATS)} logs; got format {format!r}")
+        if what_if is not None:
+            if what_if not in WHAT_IF:
+                raise SettingsError(f"the live forecast knows the rules of {', '.join(WHAT_IF)}; got {what_if!r}")
+            lookup(what_if).resolve(what_if_params)  # bad parameters are said now, not at the first call
+        self.path = Path(path)
+        self.what_if, self.what_if_params = what_if, dict(what_if_params or {})
+        self.document = self.path.suffix.lower() == ".json"
+        self.source = DocumentSource(self.path) if self.document else LineSource(self.path)
+        self.format = "gemini" if self.document else None if format == "auto" else format
+        self.session: LiveSession | None = None
+        self._reader = None
+        self._unread: list[Skipped] = []  # lines skipped before the format was known
+        self._gone = False
+        self._failed: ConversationError | None = None  # a file that is no log stays refused, not read on
+        self._start()
+
+    def _start(self) -> None:
+        self._reader = None if self.format is None else GeminiMessages() if self.document else READERS[self.format]()
+        self.session = LiveSession(self.format) if self.format else None
+
+    @property
+    def title(self) -> str:
+        return TITLES.get(self.format or "", "not recognised yet")
+
+    def poll(self, max_bytes: int | None = None, forecasts: bool = True) -> list[Reported]:
+        """What was written since the last poll (see `updates`), as a list."""
+        return list(self.updates(max_bytes, forecasts))
+
+    def updates(self, max_bytes: int | None = None, forecasts: bool = True):
+        """Each update written since the last poll, given as it is read (a large file is never held in
+        updates). ConversationError names the file (and line) when it cannot be followed; OSError when
+        it cannot be opened. `forecasts=False` leaves the forecasts out (the dashboard asks for the
+        newest one only)."""
+        if self._failed is not None:
+            raise self._failed
+        try:
+            reason = self.source.check()
+        except ConversationError as error:  # a document that is no recording
+            self._failed = error
+            raise
+        except FileNotFoundError:
+            if not self.source.reads:
+                raise ConversationError("no such file", where=str(self.path)) from None
+            if not self._gone:
+                self._gone = True
+                yield Reported(Gone())
+            return
+        if self._gone and reason is None:  # back after it was removed: another file, whatever it holds
+            reason = "the file came back after it was removed"
+            self.source.restart(reason)
+            reason = self.source.check() or reason
+        self._gone = False
+        if reason is not None:
+            self._start()  # a new session; the format stays the one recognised
+            yield Reported(Restarted(reason))
+        for number, value in self.source.records(max_bytes):
+            if isinstance(value, str):
+                yield Reported(self._skip(number, value))
+                continue
+            if self._reader is None:
+                self._recognise(number, value)
+            for event in self._reader.read(number, value):
+                update = self.session.feed(event)
+                if update is not None:
+                    yield self._report(update, forecasts)
+
+    def _skip(self, number: int, reason: str) -> Skipped:
+        skipped = Skipped(number, reason)
+        if self.session is not None:
+            self.session.lines_skipped += 1
+            return skipped
+        self._unread.append(skipped)
+        if len(self._unread) >= DETECT_WITHIN:
+            first = self._unread[0]
+            self._failed = ConversationError(f"{len(self._unread):,} lines and none is a JSON object of a Claude Code, "
+                                             f"Codex or Gemini CLI log (line {first.line}: {first.reason})",
+                                             where=str(self.path))
+            raise self._failed
+        return skipped
+
+    def _recognise(self, number: int, value: dict) -> None:
+        found = recognise(value)
+        if found is None:
+            self._failed = ConversationError(
+                "not a line of a Claude Code, Codex or Gemini CLI log: the live view follows those three (a Claude Code "
+                "line has 'type' and 'uuid' or 'sessionId', a Codex line 'type' and 'payload', a Gemini CLI recording "
+                "starts with 'sessionId' and 'projectHash')", where=f"{self.path}: line {number}")
+            raise self._failed
+        self.format = found
+        self._start()
+        self.session.lines_skipped = len(self._unread)
+        self._unread = []
+
+    def _report(self, update, forecasts: bool) -> Reported:
+        if not forecasts or not isinstance(update, CallUpdate | CompactionUpdate):
+            return Reported(update)
+        return Reported(update, self.forecast(), self.what_if_forecast())
+
+    def forecast(self) -> Forecast | None:
+        """The agent's own compaction, as its checked preset says."""
+        return forecast(self.session, agent_rule(self.session)) if self.session else None
+
+    def what_if_forecast(self) -> Forecast | None:
+        if self.what_if is None or self.session is None:
+            return None
+        return forecast(self.session, rule_for(self.what_if, self.what_if_params, self.session))

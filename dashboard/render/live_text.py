@@ -1,0 +1,86 @@
+"""The Live page's words and table, as plain functions (no Streamlit): the forecast in sentences, the
+newest calls as rows, and where the file was read (the offsets, so it can be seen that nothing is read
+twice)."""
+
+from compaction.live.calls import Call
+from compaction.live.forecast import Forecast
+from compaction.live.session import LiveSession
+
+TABLE_CALLS = 20
+
+
+def distance_sentence(forecast: Forecast) -> str:
+    if forecast.tokens_now is None:
+        return f"{forecast.label} compacts at {forecast.threshold:,} tokens; no model call has been written yet."
+    if forecast.tokens_left <= 0:
+        return (f"{forecast.label} compacts at {forecast.threshold:,} tokens and the context already holds about "
+                f"{forecast.tokens_now:,}: it compacts before the next call.")
+    growth = forecast.growth_per_call
+    if forecast.calls_left is None:
+        pace = "one call so far, so no growth to go by yet" if growth is None else \
+            "the context is not growing, so no call can be counted"
+        return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens away "
+                f"({pace}).")
+    when = "before the next call" if forecast.calls_left == 1 else f"in about {forecast.calls_left:,} calls"
+    return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens away, "
+            f"{when} at the recent growth of {growth:,.0f} tokens per call.")
+
+
+def cost_sentence(forecast: Forecast) -> str | None:
+    costs = forecast.costs
+    if costs is None:
+        return None
+    writes = "1-hour" if costs.lifetime == "1h" else "5-minute"
+    pays = "it never pays for itself at this context" if costs.pays_back_after_calls is None else \
+        "it costs less from the first call" if costs.pays_back_after_calls == 0 else \
+        f"it pays for itself after about {costs.pays_back_after_calls:,} calls"
+    return (f"The compaction's own call costs about ${costs.compaction_call_usd:,.4f}; the first call after it writes "
+            f"the kept {forecast.kept_tokens:,} tokens to the cache ({writes} writes) for about "
+            f"${costs.first_call_after_usd:,.4f}, against ${costs.next_call_without_usd:,.4f} for the next call "
+            f"without compacting. Each later call then reads less, saving about "
+            f"${costs.saved_per_later_call_usd:,.4f}: {pays}. Priced as {costs.priced_by}.")
+
+
+def forecast_sentences(forecast: Forecast) -> list[str]:
+    found = [distance_sentence(forecast)]
+    if forecast.action:
+        found.append(f"It {forecast.action}. The summary's size: {forecast.summary_basis}.")
+    cost = cost_sentence(forecast)
+    if cost:
+        found.append(cost)
+    return found
+
+
+def call_row(call: Call, previous: Call | None) -> dict:
+    return {"call": call.number, "line": call.line, "model": call.model or "", "tokens": call.context,
+            "growth": None if previous is None else call.context - previous.context,
+            "cache read": call.read, "cache written": call.write_5m + call.write_1h, "output": call.output,
+            "cost (US$)": call.cost_usd, "compactions before": call.segment}
+
+
+def calls_rows(session: LiveSession, count: int = TABLE_CALLS) -> list[dict]:
+    """The newest `count` calls, newest first."""
+    total = len(session.calls)
+    rows = []
+    for index in range(total - 1, max(total - count, 0) - 1, -1):
+        rows.append(call_row(session.calls[index], session.calls[index - 1] if index else None))
+    return rows
+
+
+def reads_sentence(source) -> str:
+    """'Read 1: bytes 0 to 5,210 (12 new lines); read 2: bytes 5,210 to 7,730 (4 new lines).'"""
+    if not source.reads:
+        return "Nothing read yet."
+    unit = source.unit
+    parts = []
+    for read in source.reads:
+        waiting = f", {read.partial:,} bytes of a line not finished" if read.partial else ""
+        again = f", from the start again: {read.restarted}" if read.restarted else ""
+        parts.append(f"read {read.number:,}: bytes {read.start:,} to {read.end:,} ({read.lines:,} new {unit}s"
+                     f"{waiting}{again})")
+    first = source.reads[0].number
+    shown = f"the last {len(source.reads):,} reads" if first > 1 else "every read"
+    whole = " A Gemini CLI .json recording is rewritten whole at every message, so each read is the whole file." \
+        if source.whole else ""
+    return (f"Reads of the file ({shown}, oldest first): " + "; ".join(parts) + ". Read from the start again: "
+            f"{source.restarts:,} time(s)." + whole)

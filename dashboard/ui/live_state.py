@@ -1,0 +1,98 @@
+"""The Live page's state: which file is followed (its Follower lives in the browser session, so each rerun
+reads only what was added since the last), the file asked for from the Sessions page, the agents' own
+folders offered, and the what-if strategy of the sidebar.
+
+On a shared server only files inside COMPACTION_SESSION_FOLDERS may be followed, as on the Sessions page
+(corpus_state.allowed_folders); a path outside is refused by name.
+"""
+
+import ipaddress
+from pathlib import Path, PurePosixPath
+
+import streamlit as st
+
+from compaction.live.follower import Follower
+from compaction.live.places import Offered, agent_sessions, followable
+from compaction.live.rules import WHAT_IF
+from compaction.strategies import lookup
+from dashboard.ui import corpus_state
+from dashboard.ui.navigation import PAGES_DIR
+
+PATH_KEY = "live_path"
+PICKED_KEY = "live_picked"
+WHAT_IF_KEY = "live_what_if"
+_FOLLOWER = "_live_follower"
+_ASKED = "_live_asked"  # a path the Sessions page asked the Live page to follow
+NO_WHAT_IF = "none"
+# the one parameter of each what-if strategy the sidebar offers, besides its defaults
+WHAT_IF_KNOBS = {"claude-code": "window_tokens", "codex": "auto_compact_token_limit",
+                 "gemini-cli": "threshold_fraction", "anthropic-compact": "trigger"}
+
+
+def follower() -> Follower | None:
+    return st.session_state.get(_FOLLOWER)
+
+
+def follow(text: str) -> Follower:
+    """Start following a file (ConversationError naming it when it may not or cannot be followed); the
+    file already followed is kept when it is the same, so nothing is read twice."""
+    path = followable(text.strip(), corpus_state.allowed_folders())
+    current = follower()
+    if current is not None and current.path == path:
+        return current
+    new = Follower(path)
+    st.session_state[_FOLLOWER] = new
+    return new
+
+
+def stop() -> None:
+    st.session_state.pop(_FOLLOWER, None)
+
+
+def follow_button(folder: str, relative: str, key: str = "sessions_follow_live") -> None:
+    """The Sessions page's control: follow the session at `relative` in the corpus `folder` on the Live page."""
+    path = Path(folder, *PurePosixPath(relative).parts)
+    if st.button("Follow it live", key=key, icon=":material/sensors:",
+                 help="Open the Live page on this file: it reads what the agent adds as it writes it."):
+        st.session_state[_ASKED] = str(path)
+        st.switch_page(PAGES_DIR / "live.py")
+
+
+def take_asked() -> str | None:
+    """The path the Sessions page asked for, once."""
+    return st.session_state.pop(_ASKED, None)
+
+
+def offered() -> list[Offered]:
+    """The newest logs in the agents' own folders of this machine's home, when the browser is on this
+    machine (Streamlit gives no address for a local connection) or the folders are allowed by name."""
+    allowed = corpus_state.allowed_folders()
+    address = st.context.ip_address
+    if allowed is None and address is not None:
+        try:
+            if not ipaddress.ip_address(address).is_loopback:
+                return []
+        except ValueError:
+            return []
+    return agent_sessions(Path.home(), allowed)
+
+
+def what_if_controls() -> tuple[str, dict] | None:
+    """The sidebar's what-if strategy and its one parameter (the rest at their defaults)."""
+    st.sidebar.subheader("What-if strategy")
+    name = st.sidebar.selectbox("Forecast also", (NO_WHAT_IF, *WHAT_IF), key=WHAT_IF_KEY,
+                                format_func=lambda choice: "nothing else" if choice == NO_WHAT_IF
+                                else lookup(choice).label,
+                                help="Another strategy's forecast on the same session: when it would compact, "
+                                     "what it would keep and what it would cost.")
+    if name == NO_WHAT_IF:
+        return None
+    param = lookup(name).param(WHAT_IF_KNOBS[name])
+    label = f"{param.name} ({param.unit})"
+    if param.kind == "float":
+        value = st.sidebar.number_input(label, float(param.minimum), float(param.maximum), float(param.default),
+                                        0.05, key=f"live_{name}_{param.name}", help=param.help)
+    else:
+        value = st.sidebar.number_input(label, int(param.minimum), int(param.maximum), int(param.default),
+                                        1_000, key=f"live_{name}_{param.name}", help=param.help)
+    return name, {param.name: value}

@@ -1,0 +1,71 @@
+"""Claude Code's lines as the follower reads them: a call is the first line of a response, its later
+lines update the output; a log opening on a snapshot line is recognised; subagent lines inside a main
+file are left out, a subagent's own file is its session; Claude Code's own `<synthetic>` lines and
+lines without usage are no calls; a microcompact is said."""
+
+import json
+
+from compaction.live.follower import Follower
+from compaction.live.session import CallUpdate
+from tests.live.growing import CASES
+
+IMPORTER_CASES = CASES.parent.parent / "importers" / "cases" / "valid"
+
+
+def follow(path):
+    follower = Follower(path)
+    return follower, [item.update for item in follower.poll() if isinstance(item.update, CallUpdate)]
+
+
+def test_the_later_lines_of_a_response_update_its_output(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes((IMPORTER_CASES / "claude_code_response_over_three_lines.jsonl").read_bytes())
+    follower, calls = follow(path)
+    assert [call.call.line for call in calls] == [2, 7]
+    first = follower.session.calls[0]
+    assert (first.output, calls[0].call.output) == (412, 2)  # the final count; the report was at the first line
+    assert follower.session.cost_usd == follower.session.calls[0].cost_usd + follower.session.calls[1].cost_usd
+
+
+def test_a_subagents_own_file_is_its_session(tmp_path):
+    path = tmp_path / "agent-c0ffee12.jsonl"
+    path.write_bytes((IMPORTER_CASES / "claude_code_subagent_own_session.jsonl").read_bytes())
+    follower, calls = follow(path)
+    assert [call.call.context for call in calls] == [904, 962]
+    assert follower.session.calls[0].model == "claude-haiku-4-5"
+
+
+def line(**fields) -> str:
+    base = {"isSidechain": False, "sessionId": "s-1", "version": "2.1.19", "timestamp": "2026-01-24T16:18:52.020Z"}
+    return json.dumps(base | fields)
+
+
+def answer(uuid: str, message_id: str, context: int, sidechain: bool = False, model: str = "claude-opus-4-5") -> str:
+    usage = {"input_tokens": 3, "cache_creation_input_tokens": 100, "cache_read_input_tokens": context - 103,
+             "output_tokens": 20}
+    return line(type="assistant", uuid=uuid, isSidechain=sidechain,
+                message={"id": message_id, "type": "message", "role": "assistant", "model": model, "usage": usage,
+                         "content": [{"type": "text", "text": "ok"}]})
+
+
+def test_what_is_not_a_call_of_the_session(tmp_path):
+    path = tmp_path / "48244adb.jsonl"
+    path.write_text("\n".join((
+        json.dumps({"type": "file-history-snapshot", "messageId": "u1", "snapshot": {"trackedFileBackups": {}},
+                    "isSnapshotUpdate": False}),
+        line(type="user", uuid="u1", parentUuid=None, message={"role": "user", "content": "fix the flaky test"}),
+        answer("a1", "msg_1", 20_000),
+        answer("s1", "msg_side", 5_000, sidechain=True),  # a subagent's line inside the main file (1.0.x)
+        line(type="assistant", uuid="x1", isApiErrorMessage=True,
+             message={"id": "b9c2", "role": "assistant", "model": "<synthetic>", "content": [
+                 {"type": "text", "text": "Prompt is too long"}], "usage": {"input_tokens": 0, "output_tokens": 0}}),
+        line(type="system", subtype="microcompact_boundary", uuid="m1", content="Context microcompacted",
+             microcompactMetadata={"trigger": "auto", "preTokens": 59_492, "tokensSaved": 21_761,
+                                   "compactedToolIds": ["toolu_1"]}),
+        answer("a2", "msg_2", 18_000),
+    )) + "\n")
+    follower, calls = follow(path)
+    assert [call.call.line for call in calls] == [3, 7] and follower.title == "Claude Code"
+    [note] = follower.session.notes
+    assert (note.line, note.kind) == (6, "microcompact") and "21,761 tokens saved" in note.text
+

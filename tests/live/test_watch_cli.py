@@ -1,0 +1,86 @@
+"""`compaction watch` at the command line: the text lines, --until-idle, a what-if strategy, and bad
+input said in one line naming the file (and line), with status 2 and no traceback."""
+
+import json
+
+import pytest
+
+from compaction.cli.main import main
+from tests.live.growing import CASES
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["watch", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_one_text_line_per_call_then_it_stops_when_idle(capsys, tmp_path):
+    code, out, err = run(capsys, str(CASES / "claude_code_growing.jsonl"), "--until-idle", "0")
+    lines = out.splitlines()
+    calls = [line for line in lines if line.startswith("call ")]
+    assert code == 0 and err == "" and len(calls) == 11
+    assert calls[6].startswith("call 7  line 22  145,690 tokens  +21,000  | Claude Code 2.1.128 compacts at "
+                               "167,000: 21,112 tokens, 2 calls left  | $")
+    assert "compaction at line 26 (auto; 170,112 tokens by the agent's count): the forecast starts again from about " \
+           "28,639 tokens kept" in lines
+    assert lines[-1].startswith("stopped (idle): 11 calls, $")
+
+
+def test_a_what_if_strategy_is_forecast_beside_the_agents(capsys):
+    code, out, _ = run(capsys, str(CASES / "claude_code_growing.jsonl"), "--until-idle", "0", "--json",
+                       "--strategy", "claude-code", "--param", "version=2.1.6")
+    objects = [json.loads(line) for line in out.splitlines()]
+    calls = [found for found in objects if found["event"] == "call"]
+    assert code == 0 and {call["what_if"]["threshold"] for call in calls} == {155_000}
+    assert calls[7]["what_if"]["tokens_left"] < 0 < calls[7]["tokens_left"]  # 2.1.6 would have compacted already
+
+
+def test_a_file_outside_the_allowed_folders_is_refused_by_name(capsys, monkeypatch, tmp_path):
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    monkeypatch.setenv("COMPACTION_SESSION_FOLDERS", str(allowed))
+    code, out, err = run(capsys, str(CASES / "claude_code_growing.jsonl"), "--until-idle", "0")
+    assert code == 2 and out == ""
+    assert err == (f"compaction: error: {CASES / 'claude_code_growing.jsonl'}: outside the folders this server "
+                   f"follows sessions in (COMPACTION_SESSION_FOLDERS: {allowed})\n")
+
+
+def test_a_file_inside_the_allowed_folders_is_followed(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPACTION_SESSION_FOLDERS", str(tmp_path))
+    path = tmp_path / "session.jsonl"
+    path.write_bytes((CASES / "claude_code_growing.jsonl").read_bytes())
+    code, out, _ = run(capsys, str(path), "--until-idle", "0")
+    assert code == 0 and out.count("\ncall ") == 10
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    (b'{"role": "user", "content": "hi"}\n', "line 1: not a line of a Claude Code, Codex or Gemini CLI log"),
+    (b"not json\n" * 20, "20 lines and none is a JSON object of a Claude Code, Codex or Gemini CLI log (line 1: "
+                         "not valid JSON)"),
+])
+def test_a_file_of_another_kind_is_said_in_one_line(capsys, tmp_path, text, said):
+    path = tmp_path / "other.jsonl"
+    path.write_bytes(text)
+    code, out, err = run(capsys, str(path), "--until-idle", "0")
+    assert code == 2 and err.startswith(f"compaction: error: {path}") and said in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_bad_flags_and_missing_files(capsys, tmp_path):
+    code, _, err = run(capsys, str(tmp_path / "nowhere.jsonl"))
+    assert (code, err) == (2, f"compaction: error: {tmp_path / 'nowhere.jsonl'}: no such file\n")
+    code, _, err = run(capsys, str(CASES / "codex_growing.jsonl"), "--param", "trigger=5")
+    assert code == 2 and "give --strategy too" in err
+    code, _, err = run(capsys, str(CASES / "codex_growing.jsonl"), "--strategy", "codex", "--param", "window=5")
+    assert code == 2 and "codex has no parameter 'window'" in err
+
+
+def test_a_line_that_is_not_json_is_skipped_and_said(capsys, tmp_path):
+    path = tmp_path / "session.jsonl"
+    lines = (CASES / "claude_code_growing.jsonl").read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:5]) + b"{broken\n" + b"".join(lines[5:]))
+    code, out, _ = run(capsys, str(path), "--until-idle", "0", "--json")
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert {"event": "skipped", "line": 6, "reason": "not valid JSON"} in objects
+    assert sum(1 for found in objects if found["event"] == "call") == 11 and code == 0
