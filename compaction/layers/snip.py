@@ -30,6 +30,23 @@ def cut_points(messages: list[Message], keep_head: int, keep_tail: int) -> tuple
     return head_end, tail_start
 
 
+def snip_range(sizes: list[int], origins: list[int | None], head_end: int, tail_start: int
+               ) -> tuple[Message, SnippedRange]:
+    """The marker that replaces messages[head_end:tail_start], and the record of what it dropped."""
+    count = tail_start - head_end
+    marker = snip_marker(count)
+    dropped = [o for o in origins[head_end:tail_start] if o is not None]
+    event = SnippedRange(
+        start=dropped[0] if dropped else None,
+        end=dropped[-1] if dropped else None,
+        count=count,
+        size=sum(sizes[head_end:tail_start]),
+        indices=tuple(dropped),
+        marker=marker["content"],
+    )
+    return marker, event
+
+
 def snip_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
     history: History = prepare(conversation)
     if len(history.messages) <= settings.max_messages:
@@ -38,17 +55,7 @@ def snip_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
                                       settings.max_messages - settings.keep_head)
     if head_end >= tail_start:
         return LayerResult(history)
-    count = tail_start - head_end
-    marker = snip_marker(count)
-    dropped = [o for o in history.origins[head_end:tail_start] if o is not None]
-    event = SnippedRange(
-        start=dropped[0] if dropped else None,
-        end=dropped[-1] if dropped else None,
-        count=count,
-        size=sum(history.sizes[head_end:tail_start]),
-        indices=tuple(dropped),
-        marker=marker["content"],
-    )
+    marker, event = snip_range(history.sizes, history.origins, head_end, tail_start)
     messages = history.messages[:head_end] + [marker] + history.messages[tail_start:]
     sizes = history.sizes[:head_end] + [message_size(marker)] + history.sizes[tail_start:]
     origins = history.origins[:head_end] + [None] + history.origins[tail_start:]

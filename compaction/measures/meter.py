@@ -5,7 +5,7 @@ with the history it sends; sweeps and corpora aggregate the same records."""
 from dataclasses import dataclass
 
 from compaction.measures.billing import Billing
-from compaction.measures.cache import cache_use
+from compaction.measures.cache import CacheUse, cache_reads, expired, shared_prefix_chars
 from compaction.measures.loss import SentView, artifact_retention, artifacts, blind_references
 from compaction.measures.terms import TermIndex
 from compaction.model.calibration import recorded_context
@@ -62,6 +62,17 @@ class Meter:
 
     def call(self, index: int, sent: History, context_tokens: int, events, input_cap: int) -> CallMeasures:
         """The measures of the call that produced the original message `index`, sending `sent`."""
+        previous = self.previous
+        shared = None if previous is None else (lambda: shared_prefix_chars(previous, sent))
+        self.previous = sent
+        return self.measure(index, shared, sent.overhead, SentView(sent), context_tokens, events, input_cap)
+
+    def measure(self, index: int, shared, overhead: int, view: SentView, context_tokens: int, events,
+                input_cap: int) -> CallMeasures:
+        """The measures of the call at message `index`, whatever loop made it: `shared()` gives (characters
+        of its messages identical to the start of the previous call's, whether that prompt was rewritten),
+        asked only when the cache still holds the previous prompt; None for the first call. `view` is
+        what the call sends."""
         model = self.prepared.token_model
         usage = self.usage[index] if index < len(self.usage) else None
         price = self.billing.at(index)
@@ -69,14 +80,15 @@ class Meter:
             **usage, "model": self.billing.model_at(index), "context_tokens": recorded_context(usage),
             "cost_usd": self.billing.recorded_cost(index)}
         time = self.times[index] if index < len(self.times) else None
-        cache = cache_use(model, self.previous, sent, context_tokens, self.previous_time, time, price.ttl_s,
-                          self.previous_tokens)
-        self.previous, self.previous_tokens, self.previous_time = sent, context_tokens, time
+        if shared is None or expired(self.previous_time, time, price.ttl_s):
+            cache = CacheUse(0, context_tokens, False)
+        else:
+            cache = cache_reads(model, overhead, shared(), context_tokens, self.previous_tokens)
+        self.previous_tokens, self.previous_time = context_tokens, time
         output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
         summary_in, summary_out = summary_tokens(events, self.prepared, input_cap)
         cost = price.cached(cache.read, cache.write, output) + price.plain(summary_in, summary_out)
         cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
-        view = SentView(sent)
         blind = blind_references(self.index, index, view) if self.index is not None else ()
         self.last_view, self.last_index = view, index
         return CallMeasures(recorded, cache.read, cache.write, cache.broken, output, cost, cost_no_cache, blind)

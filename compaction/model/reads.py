@@ -1,0 +1,49 @@
+"""The settings one call of a replay read, each with the range of its values that would have done the same.
+
+The sweep runs the cells of a grid together while they agree: a replay whose history never passed
+CONTEXT_LIMIT 60,000 did exactly the same at 70,000, up to the call where it first does. So an
+incremental step reads its settings through `SettingsReads`: "is KEEP_RECENT at least 4" records that
+the answer holds for KEEP_RECENT in [4, maximum] (or [minimum, 3]); a value used as it is records that
+value alone. After the call, the cells whose settings lie in every recorded range did the same and stay
+together; the others go their own way from the state before the call (replay/branches.py). A single
+replay reads through the same object and ignores the ranges.
+"""
+
+from compaction.model.settings import LIMITS, Settings
+
+
+class SettingsReads:
+    __slots__ = ("settings", "ranges")
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.ranges: dict[str, tuple[int, int]] = {}
+
+    def at_least(self, name: str, amount: int) -> bool:
+        """Whether the setting `name` is at least `amount`."""
+        value = getattr(self.settings, name)
+        low, high = LIMITS[name]
+        if value >= amount:
+            self._within(name, amount, high)
+            return True
+        self._within(name, low, amount - 1)
+        return False
+
+    def value(self, name: str) -> int:
+        """The setting `name`, used as it is: only that value does the same."""
+        value = getattr(self.settings, name)
+        self._within(name, value, value)
+        return value
+
+    def _within(self, name: str, low: int, high: int) -> None:
+        found = self.ranges.get(name)
+        if found is not None:
+            low, high = max(low, found[0]), min(high, found[1])
+        self.ranges[name] = (low, high)
+
+    def start_call(self) -> None:
+        self.ranges.clear()
+
+    def agree(self, settings: Settings) -> bool:
+        """Whether a replay at `settings` would have done what this call did."""
+        return all(low <= getattr(settings, name) <= high for name, (low, high) in self.ranges.items())

@@ -1,0 +1,187 @@
+"""The incremental agent loop: per call, only the work that the call's new messages cause.
+
+The plain loop (plain.py) hands the strategy the whole history at every call and measures what comes
+back from scratch. Here the history is a RunningHistory changed in place, the strategy is its
+incremental form (the registry's `incremental`, e.g. layers/incremental/pipeline.py), and every measure
+keeps its state from one call to the next: the running size, the first position a layer rewrote (the
+cache model's shared prefix), the untouched and rewritten messages (blind references), the uncompacted
+side's running total. What a call records is exactly what the plain loop records (tests/engine/
+test_incremental_equivalence.py compares them call by call, histories included).
+
+`IncrementalReplay` advances one call at a time and can be forked before a call, so a sweep runs the
+cells that have not yet differed as one (branches.py).
+"""
+
+import copy
+import dataclasses
+
+from compaction.layers.compact_tool import compact_answered_turn
+from compaction.layers.reactive import reactive_compact
+from compaction.measures.cache import shared_block_chars
+from compaction.measures.loss import SentView
+from compaction.measures.running_view import RunningView
+from compaction.model.calibration import recorded_context
+from compaction.model.history import RunContext
+from compaction.model.reads import SettingsReads
+from compaction.model.running import RunningHistory
+from compaction.model.settings import Settings
+from compaction.replay import lookups
+from compaction.replay.context import ReplayContext
+from compaction.replay.records import CallRecord, ReplayResult
+from compaction.replay.uncompacted import Uncompacted
+from compaction.strategies import summaries_made
+
+
+class IncrementalReplay:
+    def __init__(self, context: ReplayContext, settings: Settings, form):
+        prepared = context.prepared
+        self.context, self.form, self.settings = context, form, settings
+        self.reads = SettingsReads(form.settings(settings))  # what the step and the loop read at a call
+        self.running = RunningHistory(prepared.prepared, RunContext())
+        self.result = context.new_result(settings)
+        self.meter = context.new_meter()
+        self.uncompacted = Uncompacted(prepared, context.billing, context.window)
+        self.compact_turns = lookups.compact_turns(prepared)
+        self.output_chars = lookups.output_chars_before(prepared)
+        self.last_call = context.call_indices[-1] if context.call_indices else None
+        self.next = 0  # the next message of the conversation to take in
+        self.pristine = True  # no layer has changed the history yet: it is what the agent sent
+        self.summaries = self.tokens_total = self.raw_total = self.first_new = 0
+        self.checked: int | None = None  # the largest size compared with CONTEXT_LIMIT
+        self.pending: list = []  # compact-tool events since the last call
+        self.waiting_focus: list[str | None] = []  # set while a compact call waits for its turn's results
+        self.made_texts: dict = {}  # text of the messages layers made (running_view.py)
+        self.last_sent = None  # the history of the last call, for artifact retention
+
+    @property
+    def done(self) -> bool:
+        return self.next >= len(self.context.prepared.messages)
+
+    def run(self) -> ReplayResult:
+        while not self.done:
+            self.advance()
+        return self.finish()
+
+    def advance(self) -> None:
+        """Take in the messages up to the next call and make it (the rest of the conversation when no call
+        is left). `reads` then holds what the call read of the settings."""
+        self.reads.start_call()
+        originals = self.context.prepared.messages
+        index = self.next
+        while index < len(originals):
+            message = originals[index]
+            if message.get("role") == "assistant":
+                self._call(index)
+                self._take(index, message)
+                self.next = index + 1
+                return
+            self._take(index, message)
+            index += 1
+        self.next = index
+
+    def _take(self, index: int, message: dict) -> None:
+        """Message `index` joins the history; the answers to a compact call then compact it."""
+        self.uncompacted.append(index)
+        running = self.running
+        running.append(index)
+        if self.waiting_focus and message.get("role") == "user":
+            context = self.context
+            before = running.snapshot()
+            compacted = compact_answered_turn(before, self.waiting_focus[0], context.summarizer, context.store)
+            if compacted.history is not before:
+                running.reset(compacted.history)
+            self.pending += compacted.events
+        self.waiting_focus = self.compact_turns.get(index, [])
+
+    def _call(self, index: int) -> None:
+        context, running, reads, result = self.context, self.running, self.reads, self.result
+        usage = context.prepared.recorded.usage
+        known = None
+        if self.pristine and index < self.uncompacted.before and index < len(usage) and usage[index] is not None:
+            known = recorded_context(usage[index])
+        version = running.version
+        done = self.form(running, reads, context.store, context.summarizer)
+        if done.checked_size is not None and (self.checked is None or done.checked_size > self.checked):
+            self.checked = done.checked_size
+        acted = (["compact_tool"] if self.pending else []) + list(done.acted)
+        events = self.pending + list(done.events)
+        self.pending = []
+        model = context.prepared.token_model
+        unchanged = running.version == version
+        tokens = known if known is not None and unchanged else model.tokens(running.context_size)
+        window = context.window
+        if tokens > window:
+            before = running.snapshot(known if unchanged else None)
+            compacted = reactive_compact(before, _reactive_settings(reads), context.summarizer, context.store,
+                                         f"{tokens:,} tokens > model window {window:,}")
+            if compacted.events:  # none when only the newest messages are left: sent over the window
+                running.reset(compacted.history)
+                unchanged = False
+                acted.append("reactive")
+                events += compacted.events
+                tokens = model.tokens(running.context_size)
+        self.pristine = self.pristine and not acted and unchanged
+        made = summaries_made(events)
+        self.summaries += made
+        cap = reads.value("summary_input_cap") if made else reads.settings.summary_input_cap
+        shared = None if not result.calls else self._shared_with_previous
+        measures = self.meter.measure(index, shared, running.overhead, RunningView(running, self.made_texts),
+                                      tokens, events, cap)
+        raw_chars, raw_tokens, raw_runs, raw_cost = self.uncompacted.call(index, measures.output_tokens,
+                                                                          self.meter.previous_time)
+        self.tokens_total += tokens
+        self.raw_total += raw_tokens
+        produced, whole = lookups.new_outputs(running, self.first_new, index, self.output_chars)
+        result.tool_output_chars += produced
+        result.tool_output_whole_chars += whole
+        self.first_new = index
+        exact = known is not None and unchanged
+        result.calls.append(CallRecord(
+            len(result.calls), index, len(running), running.context_size, tokens, raw_chars, raw_tokens,
+            tuple(acted), self.summaries, self.tokens_total, self.raw_total, tokens > window, tuple(events),
+            measures, raw_cost, raw_runs, exact))
+        if context.keep_histories:
+            result.histories.append(running.snapshot(known if exact else None))
+        if index == self.last_call:
+            self.last_sent = running.snapshot()
+        running.mark_sent()
+
+    def _shared_with_previous(self) -> tuple[int, bool]:
+        """cache.shared_prefix_chars(previous call's history, this one's), from the running history."""
+        running = self.running
+        count, previous = running.shared_with_sent()
+        chars = running.prefix_chars(count) + 2 * count
+        whole = count == running.sent_length
+        if not whole and count < len(running.messages):
+            chars += shared_block_chars(previous, running.messages[count])
+        return chars, not whole
+
+    def finish(self) -> ReplayResult:
+        result, meter = self.result, self.meter
+        result.max_checked_size = self.checked
+        if self.last_sent is not None:
+            meter.last_view = SentView(self.last_sent)
+        return self.context.finish(result, meter, meter.retention())
+
+    def fork(self, settings: Settings | None = None) -> "IncrementalReplay":
+        """An independent copy at this point, going on at `settings` (default: the same)."""
+        twin = copy.copy(self)
+        twin.running = self.running.fork()
+        twin.meter = copy.copy(self.meter)
+        twin.uncompacted = copy.copy(self.uncompacted)
+        twin.pending = list(self.pending)
+        histories = None if self.result.histories is None else list(self.result.histories)
+        twin.result = dataclasses.replace(self.result, calls=list(self.result.calls), histories=histories)
+        if settings is not None:
+            twin.settings = twin.result.settings = settings
+        twin.reads = SettingsReads(self.form.settings(twin.settings))
+        return twin
+
+
+def _reactive_settings(reads: SettingsReads) -> Settings:
+    reads.value("reactive_keep_last")  # where the kept tail starts
+    return reads.settings
+
+
+def replay_incremental(context: ReplayContext, settings: Settings, form) -> ReplayResult:
+    return IncrementalReplay(context, settings, form).run()
