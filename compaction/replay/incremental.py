@@ -47,11 +47,13 @@ class IncrementalReplay:
         self.next = 0  # the next message of the conversation to take in
         self.pristine = True  # no layer has changed the history yet: it is what the agent sent
         self.summaries = self.tokens_total = self.raw_total = self.first_new = 0
+        self.outputs_produced = self.outputs_whole = 0  # characters of tool output before a call; sent whole
         self.checked: int | None = None  # the largest size compared with CONTEXT_LIMIT
         self.pending: list = []  # compact-tool events since the last call
         self.waiting_focus: list[str | None] = []  # set while a compact call waits for its turn's results
         self.made_texts: dict = {}  # text of the messages layers made (running_view.py)
         self.last_sent = None  # the history of the last call, for artifact retention
+        self._records = 0  # the records a copy shares with its original (fork)
 
     @property
     def done(self) -> bool:
@@ -62,9 +64,9 @@ class IncrementalReplay:
             self.advance()
         return self.finish()
 
-    def advance(self) -> None:
+    def advance(self) -> bool:
         """Take in the messages up to the next call and make it (the rest of the conversation when no call
-        is left). `reads` then holds what the call read of the settings."""
+        is left: False). `reads` then holds what the call read of the settings."""
         self.reads.start_call()
         originals = self.context.prepared.messages
         index = self.next
@@ -74,10 +76,11 @@ class IncrementalReplay:
                 self._call(index)
                 self._take(index, message)
                 self.next = index + 1
-                return
+                return True
             self._take(index, message)
             index += 1
         self.next = index
+        return False
 
     def _take(self, index: int, message: dict) -> None:
         """Message `index` joins the history; the answers to a compact call then compact it."""
@@ -132,8 +135,8 @@ class IncrementalReplay:
         self.tokens_total += tokens
         self.raw_total += raw_tokens
         produced, whole = lookups.new_outputs(running, self.first_new, index, self.output_chars)
-        result.tool_output_chars += produced
-        result.tool_output_whole_chars += whole
+        self.outputs_produced += produced
+        self.outputs_whole += whole
         self.first_new = index
         exact = known is not None and unchanged
         result.calls.append(CallRecord(
@@ -159,23 +162,35 @@ class IncrementalReplay:
     def finish(self) -> ReplayResult:
         result, meter = self.result, self.meter
         result.max_checked_size = self.checked
+        result.tool_output_chars, result.tool_output_whole_chars = self.outputs_produced, self.outputs_whole
         if self.last_sent is not None:
             meter.last_view = SentView(self.last_sent)
         return self.context.finish(result, meter, meter.retention())
 
-    def fork(self, settings: Settings | None = None) -> "IncrementalReplay":
-        """An independent copy at this point, going on at `settings` (default: the same)."""
+    def fork(self, share_records: bool = False) -> "IncrementalReplay":
+        """An independent copy at this point. `share_records`: a copy that may never be used (the sweep's
+        copy before a call) shares the list of records so far, and takes its own only if `retarget`ed."""
         twin = copy.copy(self)
         twin.running = self.running.fork()
         twin.meter = copy.copy(self.meter)
         twin.uncompacted = copy.copy(self.uncompacted)
         twin.pending = list(self.pending)
-        histories = None if self.result.histories is None else list(self.result.histories)
-        twin.result = dataclasses.replace(self.result, calls=list(self.result.calls), histories=histories)
-        if settings is not None:
-            twin.settings = twin.result.settings = settings
-        twin.reads = SettingsReads(self.form.settings(twin.settings))
+        twin.reads = SettingsReads(self.reads.settings)
+        twin._records = len(self.result.calls)
+        twin.result = self.result if share_records else self._own_result()
         return twin
+
+    def retarget(self, settings: Settings) -> "IncrementalReplay":
+        """This copy goes on at `settings` (which agree with every call made so far)."""
+        self.result = self._own_result()
+        self.settings = self.result.settings = settings
+        self.reads = SettingsReads(self.form.settings(settings))
+        return self
+
+    def _own_result(self) -> ReplayResult:
+        count = self._records
+        histories = None if self.result.histories is None else self.result.histories[:count]
+        return dataclasses.replace(self.result, calls=self.result.calls[:count], histories=histories)
 
 
 def _reactive_settings(reads: SettingsReads) -> Settings:
