@@ -2,7 +2,7 @@
 references; and, at the end, artifact retention. The replay calls `Meter.call` once per model call
 with the history it sends; sweeps and corpora aggregate the same records."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from compaction.measures.billing import Billing
 from compaction.measures.cache import CacheUse, cache_reads, expired, shared_prefix_chars
@@ -23,6 +23,16 @@ class CallMeasures:
     cost_usd: float  # with caching, summaries written before the call included
     cost_usd_no_cache: float
     blind: tuple[str, ...]  # terms the response uses that are no longer sent
+
+    @classmethod
+    def made(cls, *values) -> "CallMeasures":
+        """As CallRecord.made: the fields set in one step (one of these is made at every call)."""
+        measures = object.__new__(cls)
+        measures.__dict__.update(zip(_MEASURE_FIELDS, values, strict=True))
+        return measures
+
+
+_MEASURE_FIELDS = tuple(f.name for f in fields(CallMeasures))
 
 
 def term_index(prepared: History) -> TermIndex:
@@ -68,11 +78,11 @@ class Meter:
         return self.measure(index, shared, sent.overhead, SentView(sent), context_tokens, events, input_cap)
 
     def measure(self, index: int, shared, overhead: int, view: SentView, context_tokens: int, events,
-                input_cap: int) -> CallMeasures:
+                input_cap: int, summaries: int | None = None) -> CallMeasures:
         """The measures of the call at message `index`, whatever loop made it: `shared()` gives (characters
         of its messages identical to the start of the previous call's, whether that prompt was rewritten),
         asked only when the cache still holds the previous prompt; None for the first call. `view` is
-        what the call sends."""
+        what the call sends; `summaries`, when known, how many of `events` are summaries written."""
         model = self.prepared.token_model
         usage = self.usage[index] if index < len(self.usage) else None
         price = self.billing.at(index)
@@ -86,12 +96,12 @@ class Meter:
             cache = cache_reads(model, overhead, shared(), context_tokens, self.previous_tokens)
         self.previous_tokens, self.previous_time = context_tokens, time
         output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
-        summary_in, summary_out = summary_tokens(events, self.prepared, input_cap)
+        summary_in, summary_out = (0, 0) if summaries == 0 else summary_tokens(events, self.prepared, input_cap)
         cost = price.cached(cache.read, cache.write, output) + price.plain(summary_in, summary_out)
         cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
         blind = blind_references(self.index, index, view) if self.index is not None else ()
         self.last_view, self.last_index = view, index
-        return CallMeasures(recorded, cache.read, cache.write, cache.broken, output, cost, cost_no_cache, blind)
+        return CallMeasures.made(recorded, cache.read, cache.write, cache.broken, output, cost, cost_no_cache, blind)
 
     def retention(self) -> float | None:
         """At the last call: the share of the original's artifacts still present verbatim."""

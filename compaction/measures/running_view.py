@@ -35,13 +35,13 @@ class RunningView(SentView):
             self._made = found
         return self._made
 
-    def _sent_before(self, before: int) -> tuple[set[int], list[tuple[int, int]]]:
+    def _sent_before(self, before: int) -> tuple[set[int], set[int]]:
         found = self._before.get(before)
         if found is None:
             running = self.history
             untouched, changed = running.untouched, running.changed
             if running.keys and running.keys[-1] >= before:  # messages from `before` on are left out
                 untouched = {origin for origin in untouched if origin < before}
-                changed = [origin for origin in changed if origin < before]
-            found = self._before[before] = (untouched, [(running.position(origin), origin) for origin in changed])
+                changed = {origin for origin in changed if origin < before}
+            found = self._before[before] = (untouched, changed)
         return found

@@ -22,24 +22,19 @@ class SettingsReads:
     def at_least(self, name: str, amount: int) -> bool:
         """Whether the setting `name` is at least `amount`."""
         value = getattr(self.settings, name)
-        low, high = LIMITS[name]
+        ranges = self.ranges
+        low, high = ranges.get(name) or LIMITS[name]
         if value >= amount:
-            self._within(name, amount, high)
+            ranges[name] = (amount if amount > low else low, high)
             return True
-        self._within(name, low, amount - 1)
+        ranges[name] = (low, amount - 1 if amount - 1 < high else high)
         return False
 
     def value(self, name: str) -> int:
         """The setting `name`, used as it is: only that value does the same."""
         value = getattr(self.settings, name)
-        self._within(name, value, value)
+        self.ranges[name] = (value, value)  # within any range read before: the value is in each
         return value
-
-    def _within(self, name: str, low: int, high: int) -> None:
-        found = self.ranges.get(name)
-        if found is not None:
-            low, high = max(low, found[0]), min(high, found[1])
-        self.ranges[name] = (low, high)
 
     def start_call(self) -> None:
         self.ranges.clear()

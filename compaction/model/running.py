@@ -19,12 +19,13 @@ beside the messages what the layers and measures would otherwise work out by wal
 from bisect import bisect_left, bisect_right
 
 from compaction.model.history import History, RunContext
+from compaction.model.messages import has_tool_result, has_tool_use
 from compaction.model.prepared import Prepared
 from compaction.model.sizes import list_chars
 
 
 class RunningHistory:
-    __slots__ = ("prepared", "originals", "result_blocks", "run", "messages", "sizes", "origins", "keys", "total",
+    __slots__ = ("prepared", "originals", "result_blocks", "run", "_uses", "messages", "sizes", "origins", "keys", "total",
                  "untouched", "changed", "results", "result_count", "version", "sent_length", "first_change",
                  "sent_tail")
 
@@ -33,6 +34,7 @@ class RunningHistory:
         self.originals = prepared.messages
         self.result_blocks = prepared.result_blocks
         self.run = run or RunContext()
+        self._uses = prepared.index("uses_tool", dict)  # origin -> whether it holds a tool_use, as asked
         self.messages: list = []
         self.sizes: list[int] = []
         self.origins: list[int | None] = []
@@ -71,6 +73,24 @@ class RunningHistory:
         position = bisect_left(self.keys, origin)
         return position if position < len(self.origins) and self.origins[position] == origin else None
 
+    def uses_tool(self, position: int) -> bool:
+        """has_tool_use of the message at `position`; a layer's version of a message keeps its blocks'
+        types, so the original's answer, found once per conversation."""
+        origin = self.origins[position]
+        if origin is None:
+            return has_tool_use(self.messages[position])
+        found = self._uses.get(origin)
+        if found is None:
+            found = self._uses[origin] = has_tool_use(self.originals[origin])
+        return found
+
+    def answers_tool(self, position: int) -> bool:
+        """has_tool_result of the message at `position` (see uses_tool)."""
+        origin = self.origins[position]
+        if origin is None:
+            return has_tool_result(self.messages[position])
+        return bool(self.result_blocks.positions(origin))
+
     # changes
     def append(self, origin: int) -> None:
         """The conversation's message `origin`, as it is."""
@@ -98,10 +118,9 @@ class RunningHistory:
             self.changed.add(origin)
         self.version += 1
 
-    def cut(self, start: int, end: int, marker: dict, marker_size: int) -> None:
-        """messages[start:end] become `marker` (L1's snip)."""
+    def cut(self, start: int, end: int, marker: dict, marker_size: int, dropped: tuple[int, ...]) -> None:
+        """messages[start:end] become `marker` (L1's snip); `dropped`: their origins, None left out."""
         self._keep_sent(start)
-        dropped = [origin for origin in self.origins[start:end] if origin is not None]
         if dropped:
             self.untouched.difference_update(dropped)
             self.changed.difference_update(dropped)
@@ -179,7 +198,7 @@ class RunningHistory:
     def fork(self) -> "RunningHistory":
         """An independent copy (the sweep's branches): what either changes, the other does not see."""
         copy = RunningHistory.__new__(RunningHistory)
-        for name in ("prepared", "originals", "result_blocks", "run", "total", "result_count", "version",
+        for name in ("prepared", "originals", "result_blocks", "run", "_uses", "total", "result_count", "version",
                      "sent_length", "first_change"):
             setattr(copy, name, getattr(self, name))
         for name in ("messages", "sizes", "origins", "keys", "results"):

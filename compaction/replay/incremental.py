@@ -50,7 +50,7 @@ class IncrementalReplay:
         self.outputs_produced = self.outputs_whole = 0  # characters of tool output before a call; sent whole
         self.checked: int | None = None  # the largest size compared with CONTEXT_LIMIT
         self.pending: list = []  # compact-tool events since the last call
-        self.waiting_focus: list[str | None] = []  # set while a compact call waits for its turn's results
+        self.waiting_focus: list[str | None] | tuple = ()  # set while a compact call waits for its turn's results
         self.made_texts: dict = {}  # text of the messages layers made (running_view.py)
         self.last_sent = None  # the history of the last call, for artifact retention
         self._records = 0  # the records a copy shares with its original (fork)
@@ -94,7 +94,7 @@ class IncrementalReplay:
             if compacted.history is not before:
                 running.reset(compacted.history)
             self.pending += compacted.events
-        self.waiting_focus = self.compact_turns.get(index, [])
+        self.waiting_focus = self.compact_turns.get(index, ())
 
     def _call(self, index: int) -> None:
         context, running, reads, result = self.context, self.running, self.reads, self.result
@@ -104,11 +104,13 @@ class IncrementalReplay:
             known = recorded_context(usage[index])
         version = running.version
         done = self.form(running, reads, context.store, context.summarizer)
-        if done.checked_size is not None and (self.checked is None or done.checked_size > self.checked):
-            self.checked = done.checked_size
-        acted = (["compact_tool"] if self.pending else []) + list(done.acted)
-        events = self.pending + list(done.events)
-        self.pending = []
+        checked = done.checked_size
+        if checked is not None and (self.checked is None or checked > self.checked):
+            self.checked = checked
+        acted, events = done.acted, done.events
+        if self.pending:
+            acted, events = ("compact_tool", *acted), (*self.pending, *events)
+            self.pending = []
         model = context.prepared.token_model
         unchanged = running.version == version
         tokens = known if known is not None and unchanged else model.tokens(running.context_size)
@@ -120,18 +122,17 @@ class IncrementalReplay:
             if compacted.events:  # none when only the newest messages are left: sent over the window
                 running.reset(compacted.history)
                 unchanged = False
-                acted.append("reactive")
-                events += compacted.events
+                acted, events = (*acted, "reactive"), (*events, *compacted.events)
                 tokens = model.tokens(running.context_size)
         self.pristine = self.pristine and not acted and unchanged
-        made = summaries_made(events)
+        made = summaries_made(events) if done.summarised or len(events) != len(done.events) else 0
         self.summaries += made
         cap = reads.value("summary_input_cap") if made else reads.settings.summary_input_cap
-        shared = None if not result.calls else self._shared_with_previous
-        measures = self.meter.measure(index, shared, running.overhead, RunningView(running, self.made_texts),
-                                      tokens, events, cap)
+        meter = self.meter
+        measures = meter.measure(index, self._shared_with_previous if result.calls else None, running.overhead,
+                                 RunningView(running, self.made_texts), tokens, events, cap, made)
         raw_chars, raw_tokens, raw_runs, raw_cost = self.uncompacted.call(index, measures.output_tokens,
-                                                                          self.meter.previous_time)
+                                                                          meter.previous_time)
         self.tokens_total += tokens
         self.raw_total += raw_tokens
         produced, whole = lookups.new_outputs(running, self.first_new, index, self.output_chars)
@@ -139,9 +140,10 @@ class IncrementalReplay:
         self.outputs_whole += whole
         self.first_new = index
         exact = known is not None and unchanged
-        result.calls.append(CallRecord(
-            len(result.calls), index, len(running), running.context_size, tokens, raw_chars, raw_tokens,
-            tuple(acted), self.summaries, self.tokens_total, self.raw_total, tokens > window, tuple(events),
+        calls = result.calls
+        calls.append(CallRecord.made(
+            len(calls), index, len(running.messages), running.context_size, tokens, raw_chars, raw_tokens,
+            acted, self.summaries, self.tokens_total, self.raw_total, tokens > window, events,
             measures, raw_cost, raw_runs, exact))
         if context.keep_histories:
             result.histories.append(running.snapshot(known if exact else None))

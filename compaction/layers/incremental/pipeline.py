@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from compaction.layers.incremental.window import replace_old_results
 from compaction.layers.persist import persist_largest, result_lengths
 from compaction.layers.pipeline import l4_reason
-from compaction.layers.snip import cut_points, snip_range
+from compaction.layers.snip import cut_between, marker_size, snip_range
 from compaction.layers.summary import compact_history
 from compaction.model.messages import tool_result_positions
 from compaction.model.reads import SettingsReads
@@ -34,6 +34,7 @@ class CallDone:
     acted: tuple[str, ...] = ()
     events: tuple = ()
     checked_size: int | None = None
+    summarised: bool = False  # a summary was tried (the loop then counts those written)
 
 
 def budget_newest(running: RunningHistory, reads: SettingsReads, store: OutputStore) -> list:
@@ -65,11 +66,12 @@ def snip_middle(running: RunningHistory, reads: SettingsReads) -> list:
     if reads.at_least("max_messages", count):
         return []
     max_messages, keep_head = reads.value("max_messages"), reads.value("keep_head")
-    head_end, tail_start = cut_points(running.messages, keep_head, max_messages - keep_head)
+    head_end, tail_start = cut_between(count, keep_head, max_messages - keep_head, running.uses_tool,
+                                       running.answers_tool)
     if head_end >= tail_start:
         return []
     marker, event = snip_range(running.sizes, running.origins, head_end, tail_start)
-    running.cut(head_end, tail_start, marker, message_size(marker))
+    running.cut(head_end, tail_start, marker, marker_size(tail_start - head_end), event.indices)
     return [event]
 
 
@@ -83,15 +85,16 @@ def pipeline_call(running: RunningHistory, reads: SettingsReads, store: OutputSt
             acted.append(layer)
             events += done
     size = running.size
-    if not reads.at_least("context_limit", size):
-        reads.value("context_limit")  # the summary's reason names it
-        before = running.snapshot()
-        summary = compact_history(before, summarizer, store, l4_reason(before, reads.settings)[1])
-        if summary.history is not before:
-            running.reset(summary.history)
-        acted.append("L4")
-        events.append(summary.events[0])
-    return CallDone(tuple(acted), tuple(events), size)
+    if reads.at_least("context_limit", size):
+        return CallDone(tuple(acted), tuple(events), size)
+    reads.value("context_limit")  # the summary's reason names it
+    before = running.snapshot()
+    summary = compact_history(before, summarizer, store, l4_reason(before, reads.settings)[1])
+    if summary.history is not before:
+        running.reset(summary.history)
+    acted.append("L4")
+    events.append(summary.events[0])
+    return CallDone(tuple(acted), tuple(events), size, True)
 
 
 class IncrementalPipeline:
