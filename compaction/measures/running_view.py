@@ -18,6 +18,16 @@ class RunningView(SentView):
     def position(self, origin: int) -> int | None:
         return self.history.position(origin)
 
+    def holds(self, text: str, places) -> bool:
+        """SentView.holds with the running history's sets: an untouched message holds it; a changed one
+        may still (a preview); a message no longer sent does not."""
+        running = self.history
+        untouched, changed = running.untouched, running.changed
+        for origin, block in places:
+            if origin in untouched or (origin in changed and self._at(text, origin, block)):
+                return True
+        return any(text in made for made in self.made_texts())
+
     def made_texts(self) -> list[str]:
         if self._made is None:
             running, texts, found, start = self.history, self._texts, [], 0

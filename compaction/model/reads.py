@@ -38,7 +38,3 @@ class SettingsReads:
 
     def start_call(self) -> None:
         self.ranges.clear()
-
-    def agree(self, settings: Settings) -> bool:
-        """Whether a replay at `settings` would have done what this call did."""
-        return all(low <= getattr(settings, name) <= high for name, (low, high) in self.ranges.items())

@@ -8,8 +8,8 @@ cache model's shared prefix), the untouched and rewritten messages (blind refere
 side's running total. What a call records is exactly what the plain loop records (tests/engine/
 test_incremental_equivalence.py compares them call by call, histories included).
 
-`IncrementalReplay` advances one call at a time and can be forked before a call, so a sweep runs the
-cells that have not yet differed as one (branches.py).
+`IncrementalReplay` advances one call at a time and can be copied between calls (checkpoint, resume), so
+a sweep runs the cells that have not yet differed as one (branches.py).
 """
 
 import copy
@@ -53,7 +53,7 @@ class IncrementalReplay:
         self.waiting_focus: list[str | None] | tuple = ()  # set while a compact call waits for its turn's results
         self.made_texts: dict = {}  # text of the messages layers made (running_view.py)
         self.last_sent = None  # the history of the last call, for artifact retention
-        self._records = 0  # the records a copy shares with its original (fork)
+        self._records = 0  # a checkpoint's: how many of the records it shares with its replay are its own
 
     @property
     def done(self) -> bool:
@@ -169,30 +169,32 @@ class IncrementalReplay:
             meter.last_view = SentView(self.last_sent)
         return self.context.finish(result, meter, meter.retention())
 
-    def fork(self, share_records: bool = False) -> "IncrementalReplay":
-        """An independent copy at this point. `share_records`: a copy that may never be used (the sweep's
-        copy before a call) shares the list of records so far, and takes its own only if `retarget`ed."""
+    def checkpoint(self) -> "IncrementalReplay":
+        """A copy of the state at this point that is never advanced itself, only `resume`d: it shares the
+        list of records so far with this replay (which goes on appending to it) and remembers its length."""
         twin = copy.copy(self)
         twin.running = self.running.fork()
         twin.meter = copy.copy(self.meter)
         twin.uncompacted = copy.copy(self.uncompacted)
         twin.pending = list(self.pending)
-        twin.reads = SettingsReads(self.reads.settings)
         twin._records = len(self.result.calls)
-        twin.result = self.result if share_records else self._own_result()
         return twin
 
-    def retarget(self, settings: Settings) -> "IncrementalReplay":
-        """This copy goes on at `settings` (which agree with every call made so far)."""
-        self.result = self._own_result()
-        self.settings = self.result.settings = settings
-        self.reads = SettingsReads(self.form.settings(settings))
-        return self
-
-    def _own_result(self) -> ReplayResult:
+    def resume(self, settings: Settings) -> "IncrementalReplay":
+        """An independent replay going on from this checkpoint at `settings` (which agree with every call
+        made so far); the checkpoint itself stays as it is, for other resumptions."""
+        twin = copy.copy(self)
+        twin.running = self.running.fork()
+        twin.meter = copy.copy(self.meter)
+        twin.uncompacted = copy.copy(self.uncompacted)
+        twin.pending = list(self.pending)
         count = self._records
         histories = None if self.result.histories is None else self.result.histories[:count]
-        return dataclasses.replace(self.result, calls=self.result.calls[:count], histories=histories)
+        twin.result = dataclasses.replace(self.result, settings=settings, calls=self.result.calls[:count],
+                                          histories=histories)
+        twin.settings = settings
+        twin.reads = SettingsReads(self.form.settings(settings))
+        return twin
 
 
 def _reactive_settings(reads: SettingsReads) -> Settings:

@@ -13,7 +13,7 @@ import dataclasses
 import pickle
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from compaction.errors import CompactionError
@@ -72,30 +72,21 @@ def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[
     return cells[0], replays
 
 
-def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
+def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
                  strategy: "str | Built", window: int, prices: Prices | None, executor,
-                 progress: Callable[[int, int], None] | None = None,
-                 cancelled: Callable[[], bool] | None = None) -> tuple[list[list[dict]], int]:
-    """(cells[row][column], replays) of the grid x by y, one line per task."""
+                 cancelled: Callable[[], bool] | None = None) -> Iterator[tuple[int, list, int]]:
+    """(cells done so far, [(row, column, cell)] of one line, its replays) as each task finishes."""
     by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
     across, (along, values) = (y, x) if by_columns else (x, y)
     conversation = _Conversation(messages_payload(prepared.originals), prepared.overhead, prepared.token_model,
                                  prepared.calibration, prepared.recorded, uuid.uuid4().hex)
-    lines: list[list[dict] | None] = [None] * len(values)
-    replays = 0
-
-    def cells_done(done: int, total: int) -> None:
-        if progress is not None:
-            progress(done * len(across[1]), total * len(across[1]))
-
+    done = 0
     for position, outcome in stream(sweep_line, values, (conversation, across, along, base,
                                                          _strategy(strategy), window, prices),
-                                    executor, lambda value, error: error, cells_done, cancelled):
+                                    executor, lambda value, error: error, None, cancelled):
         if isinstance(outcome, BaseException):
             raise CompactionError(f"the sweep failed on a worker ({along} {values[position]:,}): {outcome}")
-        lines[position], line_replays = outcome
-        replays += line_replays
-    if any(line is None for line in lines):
-        raise CompactionError("the sweep was cancelled")
-    cells = [list(row) for row in zip(*lines, strict=True)] if by_columns else lines
-    return cells, replays
+        line, line_replays = outcome
+        done += len(line)
+        yield done, [(k, position, cell) if by_columns else (position, k, cell) for k, cell in enumerate(line)], \
+            line_replays
