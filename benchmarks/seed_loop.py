@@ -2,6 +2,7 @@
 the seed's agent loop over a recorded conversation.
 
     .venv/bin/python benchmarks/seed_loop.py FILE [--context-limit 50000] [--keep-recent 3]
+    .venv/bin/python benchmarks/seed_loop.py FILE --sweep     # Tune's default 10 x 10 grid, cell by cell
 
 Before every model call (every assistant message of the file) the loop runs, as the seed's
 `agent_loop` does: `messages[:] = tool_result_budget(messages)`, `snip_compact`, `micro_compact`, and
@@ -26,6 +27,9 @@ from seed_reference import micro_compact, snip_compact, tool_result_budget  # no
 
 CONTEXT_LIMIT = 50_000
 KEEP_RECENT = 3
+# Tune's default grid (dashboard/render/timeline.DEFAULT_AXES), written out: the anchor imports nothing
+GRID_LIMITS = list(range(10_000, 100_001, 10_000))
+GRID_KEEPS = list(range(1, 11))
 
 
 def summarize_history(messages):
@@ -97,9 +101,14 @@ def main() -> None:
     parser.add_argument("file", type=Path)
     parser.add_argument("--context-limit", type=int, default=CONTEXT_LIMIT)
     parser.add_argument("--keep-recent", type=int, default=KEEP_RECENT)
+    parser.add_argument("--sweep", action="store_true", help="every cell of Tune's default 10 x 10 grid")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as root:
         started = time.perf_counter()
+        if args.sweep:
+            calls = sweep_file(args.file, Path(root), GRID_LIMITS, GRID_KEEPS)
+            print(f"{len(GRID_LIMITS) * len(GRID_KEEPS)} cells, {calls:,} calls, {time.perf_counter() - started:.3f} s")
+            return
         sent = replay_file(args.file, Path(root), args.context_limit, args.keep_recent)
         print(f"{len(sent):,} calls, peak {max(sent, default=0):,} characters, "
               f"{time.perf_counter() - started:.3f} s")

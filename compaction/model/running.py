@@ -26,8 +26,8 @@ from compaction.model.sizes import list_chars
 
 class RunningHistory:
     __slots__ = ("prepared", "originals", "result_blocks", "run", "_uses", "messages", "sizes", "origins", "keys", "total",
-                 "untouched", "changed", "results", "result_count", "version", "sent_length", "first_change",
-                 "sent_tail")
+                 "uses", "answers", "untouched", "changed", "results", "result_counts", "result_count", "version",
+                 "sent_length", "first_change", "sent_tail")
 
     def __init__(self, prepared: Prepared, run: RunContext | None = None):
         self.prepared = prepared
@@ -40,10 +40,14 @@ class RunningHistory:
         self.origins: list[int | None] = []
         self.keys: list[int] = []
         self.total = 0  # sum of sizes
+        # per position: whether the message holds a tool_use / a tool_result (L1's pair protection asks)
+        self.uses: list[bool] = []
+        self.answers: list[bool] = []
         self.untouched: set[int] = set()  # origins whose message here is the original object
         self.changed: set[int] = set()  # origins whose message here a layer rewrote
         self.results: list[int] = []  # origins of the messages holding tool results, in order
-        self.result_count = 0  # tool_result blocks in those messages
+        self.result_counts: list[int] = []  # how many tool_result blocks each of those holds
+        self.result_count = 0  # their sum
         self.version = 0  # changes other than appends so far: equal versions, the same messages
         self.sent_length = 0  # messages the previous call sent
         self.first_change: int | None = None  # lowest position changed since then (None: none)
@@ -73,23 +77,13 @@ class RunningHistory:
         position = bisect_left(self.keys, origin)
         return position if position < len(self.origins) and self.origins[position] == origin else None
 
-    def uses_tool(self, position: int) -> bool:
-        """has_tool_use of the message at `position`; a layer's version of a message keeps its blocks'
-        types, so the original's answer, found once per conversation."""
-        origin = self.origins[position]
-        if origin is None:
-            return has_tool_use(self.messages[position])
+    def _uses_tool(self, origin: int) -> bool:
+        """has_tool_use of the original message `origin`, found once per conversation. A layer's version of a
+        message keeps its blocks' types, so it holds a tool_use (a tool_result) when the original does."""
         found = self._uses.get(origin)
         if found is None:
             found = self._uses[origin] = has_tool_use(self.originals[origin])
         return found
-
-    def answers_tool(self, position: int) -> bool:
-        """has_tool_result of the message at `position` (see uses_tool)."""
-        origin = self.origins[position]
-        if origin is None:
-            return has_tool_result(self.messages[position])
-        return bool(self.result_blocks.positions(origin))
 
     # changes
     def append(self, origin: int) -> None:
@@ -101,9 +95,13 @@ class RunningHistory:
         self.keys.append(origin)
         self.total += size
         self.untouched.add(origin)
+        found = self._uses.get(origin)
+        self.uses.append(self._uses_tool(origin) if found is None else found)
         blocks = self.result_blocks.positions(origin)
+        self.answers.append(bool(blocks))
         if blocks:
             self.results.append(origin)
+            self.result_counts.append(len(blocks))
             self.result_count += len(blocks)
 
     def replace(self, position: int, message: dict, size: int) -> None:
@@ -127,14 +125,15 @@ class RunningHistory:
             first = bisect_left(self.results, dropped[0])
             last = bisect_right(self.results, dropped[-1])
             if last > first:
-                positions = self.result_blocks.positions
-                self.result_count -= sum(len(positions(origin)) for origin in self.results[first:last])
-                del self.results[first:last]
+                self.result_count -= sum(self.result_counts[first:last])
+                del self.results[first:last], self.result_counts[first:last]
         self.total += marker_size - sum(self.sizes[start:end])
         self.messages[start:end] = [marker]
         self.sizes[start:end] = [marker_size]
         self.origins[start:end] = [None]
         self.keys[start:end] = [self.keys[start - 1] if start else -1]
+        self.uses[start:end] = [has_tool_use(marker)]
+        self.answers[start:end] = [has_tool_result(marker)]
         self.version += 1
 
     def reset(self, history: History) -> None:
@@ -145,14 +144,21 @@ class RunningHistory:
         self.origins = list(history.origins)
         self.total = sum(self.sizes)
         self.keys, key = [], -1
-        self.untouched, self.changed, self.results, self.result_count = set(), set(), [], 0
+        self.uses, self.answers = [], []
+        self.untouched, self.changed, self.results, self.result_counts, self.result_count = set(), set(), [], [], 0
         for message, origin in zip(self.messages, self.origins, strict=True):
-            if origin is not None:
+            if origin is None:
+                self.uses.append(has_tool_use(message))
+                self.answers.append(has_tool_result(message))
+            else:
                 key = origin
                 (self.untouched if message is self.originals[origin] else self.changed).add(origin)
                 blocks = self.result_blocks.positions(origin)
+                self.uses.append(self._uses_tool(origin))
+                self.answers.append(bool(blocks))
                 if blocks:
                     self.results.append(origin)
+                    self.result_counts.append(len(blocks))
                     self.result_count += len(blocks)
             self.keys.append(key)
         self.version += 1
@@ -201,7 +207,7 @@ class RunningHistory:
         for name in ("prepared", "originals", "result_blocks", "run", "_uses", "total", "result_count", "version",
                      "sent_length", "first_change"):
             setattr(copy, name, getattr(self, name))
-        for name in ("messages", "sizes", "origins", "keys", "results"):
+        for name in ("messages", "sizes", "origins", "keys", "uses", "answers", "results", "result_counts"):
             setattr(copy, name, list(getattr(self, name)))
         copy.untouched, copy.changed = set(self.untouched), set(self.changed)
         copy.sent_tail = None if self.sent_tail is None else list(self.sent_tail)

@@ -90,7 +90,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
                                summarizer, store, prices, executor, cancelled):
         if progress is not None:
             progress(result.cells_done, result.cell_count)
-    if result.cells_done < result.cell_count:
+    if result is None or result.cells_done < result.cell_count:
         raise CompactionError("the sweep was cancelled")
     return result
 

@@ -66,8 +66,8 @@ def snip_middle(running: RunningHistory, reads: SettingsReads) -> list:
     if reads.at_least("max_messages", count):
         return []
     max_messages, keep_head = reads.value("max_messages"), reads.value("keep_head")
-    head_end, tail_start = cut_between(count, keep_head, max_messages - keep_head, running.uses_tool,
-                                       running.answers_tool)
+    head_end, tail_start = cut_between(count, keep_head, max_messages - keep_head, running.uses.__getitem__,
+                                       running.answers.__getitem__)
     if head_end >= tail_start:
         return []
     marker, event = snip_range(running.sizes, running.origins, head_end, tail_start)

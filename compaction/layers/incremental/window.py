@@ -49,15 +49,16 @@ def _walk(running: RunningHistory, reads: SettingsReads, keep: int, placeholder:
     """position -> (origin, {block: (block, characters)}) of the results to replace, newest first."""
     messages, originals, keys = running.messages, running.originals, running.keys
     positions_of = running.result_blocks.positions
-    results = running.results
+    results, counts = running.results, running.result_counts
     changes: dict[int, tuple[int, dict]] = {}
     seen = 0
-    for at in range(len(results) - 1, -1, -1):
+    newest = len(results) - 1
+    while newest >= 0 and seen + counts[newest] <= keep:  # whole messages within the window
+        seen += counts[newest]
+        newest -= 1
+    for at in range(newest, -1, -1):
         origin = results[at]
         blocks = positions_of(origin)
-        if seen + len(blocks) <= keep:  # the whole message is within the window
-            seen += len(blocks)
-            continue
         position = bisect_left(keys, origin)
         message = messages[position]
         untouched = message is originals[origin]
