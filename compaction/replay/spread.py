@@ -6,7 +6,9 @@ What travels to a worker is the prepared conversation's messages and what was me
 (system prompt and tools, the token model, the log's recorded usage), and the strategy by name, so
 every task pickles; each worker measures the messages again, once per sweep: it keeps the last
 conversation it prepared (its sizes, term index and caches) for the sweep's other lines. The messages
-are pickled once per sweep and travel as bytes, which a worker reads only for its first line.
+are pickled once per sweep and travel as bytes, which a worker reads only for its first line. Forked
+workers (the command line's) skip even that: this process prepares the conversation before the first
+task, and they start with it in memory.
 """
 
 import dataclasses
@@ -18,9 +20,11 @@ from typing import Any
 
 from compaction.errors import CompactionError
 from compaction.measures.cost import Prices
+from compaction.measures.meter import term_index
 from compaction.model.history import History, remeasured
 from compaction.model.prepared import Prepared
 from compaction.model.settings import Settings
+from compaction.replay import lookups
 from compaction.replay.grid import SweepStore, local_cells, sweep_grid
 from compaction.replay.parallel import stream
 from compaction.strategies import SETTINGS_READ, Built, build, resolve
@@ -48,6 +52,14 @@ class _Conversation:
                 _PREPARED.clear()  # one conversation at a time: a worker serves one sweep after another
                 _PREPARED[self.key] = found
         return found
+
+
+def warmed(prepared: History) -> History:
+    """`prepared` with the indexes every replay of it builds (terms, tool output, compact turns) built."""
+    term_index(prepared)
+    lookups.output_chars_before(prepared)
+    lookups.compact_turns(prepared)
+    return prepared
 
 
 def messages_payload(messages: list) -> bytes:
@@ -80,6 +92,10 @@ def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list
     across, (along, values) = (y, x) if by_columns else (x, y)
     conversation = _Conversation(messages_payload(prepared.originals), prepared.overhead, prepared.token_model,
                                  prepared.calibration, prepared.recorded, uuid.uuid4().hex)
+    if getattr(executor, "shares_memory", False):
+        # forked workers start from this process's memory: prepared (and indexed) once, here, for all
+        _PREPARED.clear()
+        _PREPARED[conversation.key] = warmed(conversation.history())
     done = 0
     for position, outcome in stream(sweep_line, values, (conversation, across, along, base,
                                                          _strategy(strategy), window, prices),
