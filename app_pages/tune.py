@@ -34,11 +34,17 @@ if x_values is None or y_values is None:
     st.stop()
 
 cells = len(x_values) * len(y_values)
+current_settings = state.settings()
+title = timeline.TUNE_MEASURES[measure]
+st.subheader(title)
+heatmap = st.empty()  # drawn as the cells come, then once more, clickable, when the grid is whole
 bar = st.progress(0.0, text=f"Replaying the session for {cells:,} pairs of settings…")
 try:
-    result = state.sweep_result((x_name, x_values), (y_name, y_values),
-                                progress=lambda done, total: bar.progress(done / total,
-                                                                          text=f"Replayed {done:,} of {total:,}…"))
+    for result in state.sweep_stream((x_name, x_values), (y_name, y_values)):
+        if result.cells_done < result.cell_count:
+            heatmap.plotly_chart(sweep_heatmap(result, measure, title, tuning.current_cell(result, current_settings)),
+                                 width="stretch", config={"displayModeBar": False})
+            bar.progress(result.cells_done / cells, text=f"Replayed {result.cells_done:,} of {cells:,}…")
 except SettingsError as error:
     bar.empty()
     st.error(str(error))
@@ -46,12 +52,9 @@ except SettingsError as error:
 bar.empty()
 tuning.show_grid(result)
 
-current_settings = state.settings()
 current = tuning.current_cell(result, current_settings)
-title = timeline.TUNE_MEASURES[measure]
-st.subheader(title)
-st.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch", key=tuning.HEATMAP_KEY,
-                on_select=tuning.apply_clicked_cell, selection_mode="points", config={"displayModeBar": False})
+heatmap.plotly_chart(sweep_heatmap(result, measure, title, current), width="stretch", key=tuning.HEATMAP_KEY,
+                     on_select=tuning.apply_clicked_cell, selection_mode="points", config={"displayModeBar": False})
 where = ("The black square marks the sidebar's settings." if current is not None else
          f"The sidebar's settings ({x_name} {getattr(current_settings, x_name):,}, {y_name} "
          f"{getattr(current_settings, y_name):,}) are not on this grid.")

@@ -18,9 +18,10 @@ class ConversationError(CompactionError, ValueError):
     `where` names the place (file, line, message index, field) when known.
     """
 
-    def __init__(self, message: str, where: str | None = None):
-        self.where = where
-        super().__init__(f"{where}: {message}" if where else message)
+    def __init__(self, message: str, where: "str | object | None" = None):
+        # `where` may be an object worded only now (an importer's place of each message)
+        self.where = None if where is None else str(where)
+        super().__init__(f"{self.where}: {message}" if self.where else message)
 
 
 class SummarizerError(CompactionError):

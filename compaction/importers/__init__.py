@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from compaction.errors import ConversationError
+from compaction.importers.collector import collector_paused
 from compaction.importers.formats import BY_NAME, CHOICES, detect_document, detect_lines
 from compaction.importers.jsonl import read_lines
 from compaction.importers.limits import check_value_count
@@ -25,26 +26,29 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(CHOICES)}")
     data, label = read_source(source, name)
     check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
-    conversation = _parse(data, label, BY_NAME.get(format))
-    if might_hold_surrogates(data):
+    with collector_paused():
+        conversation, by_orjson = _parse(data, label, BY_NAME.get(format))
+    # orjson refuses lone surrogates: only text the standard parser read can hold one
+    if not by_orjson and might_hold_surrogates(data):
         conversation = without_lone_surrogates(conversation)
     return conversation
 
 
-def _parse(data: bytes, label: str, chosen) -> Conversation:
+def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
+    """The conversation, and whether orjson parsed all of it (one document)."""
     if chosen is not None and chosen.load_document is None:  # a lines format: even one line is a log
-        return chosen.load_lines(read_lines(data, label))
+        return chosen.load_lines(read_lines(data, label)), False
     document = parse_document(data, label)
     if document is None:  # JSON lines
         lines = read_lines(data, label)
         found = chosen or detect_lines(lines.objects)
         if found.load_lines is None:
             raise ConversationError(f"the {found.name} format is one JSON document, not JSON lines", where=label)
-        return found.load_lines(lines)
+        return found.load_lines(lines), False
     found = chosen or detect_document(document.value)
     if found.load_document is None:
-        return found.load_lines(read_lines(data, label))
-    return found.load_document(document.value, label)
+        return found.load_lines(read_lines(data, label)), False
+    return found.load_document(document.value, label), document.by_orjson
 
 
 def detect_format(value: Any) -> str:

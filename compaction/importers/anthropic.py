@@ -11,6 +11,7 @@ from compaction.importers.checks import build_conversation, check_message
 from compaction.importers.jsonl import JsonLines
 from compaction.importers.source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.validity import pair_problems
 
 FORMAT = "anthropic"
 
@@ -31,11 +32,23 @@ def from_json(value: Any, label: str) -> Conversation:
         value = value["messages"]
     if not isinstance(value, list):
         raise ConversationError(f"'messages' must be a list, got {kind_of(value)}", where=label)
-    warnings = []
+    warnings, ids = [], []
     for index, message in enumerate(value):
-        for text in check_message(message, f"{label}: messages[{index}]"):
+        for text in check_message(message, _Where(label, index), ids):
             warnings.append(LoadWarning(text, index=index))
-    return _conversation(value, system, tools, warnings, label)
+    return _conversation(value, system, tools, warnings, label, pair_problems(ids, len(value)))
+
+
+class _Where:
+    """"file: messages[i]", worded only when an error needs it (a file holds many messages)."""
+
+    __slots__ = ("label", "index")
+
+    def __init__(self, label: str, index: int):
+        self.label, self.index = label, index
+
+    def __str__(self) -> str:
+        return f"{self.label}: messages[{self.index}]"
 
 
 def lines_look_like(objects: list[tuple[int, dict]]) -> bool:
@@ -56,12 +69,12 @@ def from_lines(lines: JsonLines) -> Conversation:
     return _conversation(messages, None, [], warnings, label)
 
 
-def _conversation(messages, system, tools, warnings, label) -> Conversation:
+def _conversation(messages, system, tools, warnings, label, problems=None) -> Conversation:
     # Keep only what the API reads, so exported extras (ids, timestamps) do not count as context; a
     # message with nothing else is kept as it is (the loader's own parse: nobody else holds it).
     messages = [message if len(message) == 2 else {"role": message["role"], "content": message["content"]}
                 for message in messages]
-    return build_conversation(messages, label, FORMAT, warnings, system=system, tools=tools)
+    return build_conversation(messages, label, FORMAT, warnings, system=system, tools=tools, pair_problems=problems)
 
 
 def _system(system: Any, label: str) -> Any:

@@ -32,18 +32,21 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 _MISSING = object()
+_NO_IDS = ((), ())  # a message holding no blocks: no tool_use, no tool_result
 _NESTED = (dict, list)
 # A block's values may nest this deep: message -> content -> block -> value are the levels above.
 _VALUE_DEPTH = MAX_NESTING_DEPTH - 3
 
 
-def check_message(message: Any, where: str) -> list[str]:
+def check_message(message: Any, where: str, ids: list | None = None) -> list[str]:
     """Raise ConversationError if `message` cannot be placed; return warnings about it otherwise.
 
     `where` names the message for errors, e.g. "chat.json: messages[3]" or "s.jsonl: line 12". Run on
     every message of a file, so the common case takes the short path and words are built only for errors.
     The nesting bound is checked here, on what the conversation keeps (parts of a file that are not
-    kept, such as Claude Code's `toolUseResult` copies, are never walked).
+    kept, such as Claude Code's `toolUseResult` copies, are never walked). `ids`, when given, gets the
+    message's (tool_use ids, tool_result ids) for validity.pair_problems: the pair check then needs no
+    pass of its own over the blocks.
     """
     if not isinstance(message, dict):
         raise ConversationError(f"a message must be an object, got {kind_of(message)}", where=where)
@@ -52,6 +55,8 @@ def check_message(message: Any, where: str) -> list[str]:
         raise ConversationError(f"role must be 'user' or 'assistant', got {role!r}", where=where)
     content = message.get("content", _MISSING)
     if isinstance(content, str):
+        if ids is not None:
+            ids.append(_NO_IDS)
         return []
     if content is _MISSING:
         raise ConversationError("the message has no 'content'", where=where)
@@ -59,6 +64,11 @@ def check_message(message: Any, where: str) -> list[str]:
         raise ConversationError(
             f"'content' must be a string or a list of blocks, got {kind_of(content)}", where=where)
     warnings = []
+    if ids is not None:
+        # as validity._ids: an assistant's tool_use ids, a user's tool_result ids
+        kind, key = ("tool_use", "id") if role == "assistant" else ("tool_result", "tool_use_id")
+        found = [str(b.get(key)) for b in content if isinstance(b, dict) and b.get("type") == kind]
+        ids.append((found, []) if role == "assistant" else ([], found))
     for position, block in enumerate(content):
         unknown = _block_problem(block)
         if unknown is None:
@@ -143,13 +153,15 @@ WAITING_CALL = "waiting_call"
 def build_conversation(messages: list[dict], label: str, format: str, warnings: list[LoadWarning],
                        system: Any = None, tools: list | None = None, metadata: dict | None = None,
                        fresh_starts: frozenset[int] = frozenset(), usage: list | None = None,
-                       timestamps: list | None = None) -> Conversation:
+                       timestamps: list | None = None, pair_problems: list[PairProblem] | None = None
+                       ) -> Conversation:
     """The loaded conversation, after the checks across messages; warnings sorted by message index.
-    The pair check runs here once: the conversation carries its result to every later reader."""
+    The pair check runs here once (or the importer brings it, `pair_problems`): the conversation carries
+    its result to every later reader."""
     if not messages:
         raise ConversationError("the conversation has no messages", where=label)
     check_message_count(len(messages), label)
-    problems = check_pairs(messages)
+    problems = check_pairs(messages) if pair_problems is None else pair_problems
     warnings = sorted(warnings + same_role_warnings(messages, fresh_starts) + pair_warnings(messages, problems),
                       key=lambda warning: -1 if warning.index is None else warning.index)
     return Conversation(messages=messages, system=system, tools=tools or [], format=format, source=label,

@@ -31,10 +31,12 @@ MEMORY_BOUND_BYTES = 1024 ** 3
 
 _STRUCTURE = b'",[{'
 _NOT_STRUCTURE = bytes(c for c in range(256) if c not in _STRUCTURE)
+_NOT_COUNTED = bytes(c for c in range(256) if c not in b",[{")
 
 
 def _structure_count(data: bytes) -> int:
-    return data.count(b",") + data.count(b"[") + data.count(b"{") + 1
+    """Commas and opening brackets, plus one: one pass over the bytes (keeping only those), not three."""
+    return len(data.translate(None, _NOT_COUNTED)) + 1
 
 
 def json_value_bound(data: bytes) -> int:

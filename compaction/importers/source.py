@@ -126,6 +126,7 @@ class Document:
     """A file that is one JSON value."""
 
     value: Any
+    by_orjson: bool = True  # False: the standard parser read it (NaN, lone surrogates, huge numbers)
 
 
 def parse_document(data: bytes, label: str) -> "Document | None":
@@ -143,7 +144,7 @@ def parse_document(data: bytes, label: str) -> "Document | None":
             raise depth_error(label) from None
         # orjson refuses some of what JSON allows (NaN, lone surrogates "\ud800", huge numbers): the
         # standard parser reads those, and words the errors of the rest with line and column
-        value = _standard_parse(data, label)
+        return Document(_standard_parse(data, label), by_orjson=False)
     # orjson refuses more than 1,024 levels; the tighter bound is checked on what the importers keep
     return Document(value)
 

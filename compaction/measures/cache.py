@@ -43,7 +43,7 @@ def _first_difference(previous: list, sent: list) -> int:
     return low
 
 
-def _shared_block_chars(previous: dict, sent: dict) -> int:
+def shared_block_chars(previous: dict, sent: dict) -> int:
     """Characters of the leading blocks two versions of a message share (block by block)."""
     old, new = previous.get("content"), sent.get("content")
     if not isinstance(old, list) or not isinstance(new, list):
@@ -63,7 +63,7 @@ def shared_prefix_chars(previous: History, sent: History) -> tuple[int, bool]:
     chars = sum(sent.sizes[:count]) + 2 * count
     whole = count == len(previous.messages)
     if not whole and count < len(sent.messages):
-        chars += _shared_block_chars(previous.messages[count], sent.messages[count])
+        chars += shared_block_chars(previous.messages[count], sent.messages[count])
     return chars, not whole
 
 
@@ -87,9 +87,16 @@ def cache_use(model: TokenModel, previous: History | None, sent: History, contex
     knows it) rather than an estimate of it."""
     if previous is None or expired(previous_time, time, ttl_s):
         return CacheUse(0, context_tokens, False)
-    prefix_chars, broken = shared_prefix_chars(previous, sent)
+    return cache_reads(model, sent.overhead, shared_prefix_chars(previous, sent), context_tokens, previous_tokens)
+
+
+def cache_reads(model: TokenModel, overhead: int, prefix: tuple[int, bool], context_tokens: int,
+                previous_tokens: int | None) -> CacheUse:
+    """Reads and writes of a call whose cache holds the previous prompt: `prefix` is (characters of the
+    messages shared with it, whether the prompt no longer starts with all of it); see cache_use."""
+    prefix_chars, broken = prefix
     whole = previous_tokens if previous_tokens is not None and not broken else None
-    read = min(whole if whole is not None else model.tokens(sent.overhead + prefix_chars), context_tokens)
+    read = min(whole if whole is not None else model.tokens(overhead + prefix_chars), context_tokens)
     return CacheUse(read, context_tokens - read, broken)
 
 

@@ -97,26 +97,26 @@ class SentView:
         untouched, changed = self._sent_before(before)
         if not blocks_of.keys().isdisjoint(untouched):  # an untouched message that holds it is still sent
             return True
-        for position, origin in changed:
-            if origin in blocks_of and any(self._at(term, origin, block, position) for block in blocks_of[origin]):
+        for origin in blocks_of.keys() & changed:  # the changed messages that held it: is it still there?
+            if any(self._at(term, origin, block) for block in blocks_of[origin]):
                 return True
         return any(term in made for made in self.made_texts())
 
-    def _sent_before(self, before: int) -> tuple[set[int], list[tuple[int, int]]]:
-        """(origins of the untouched messages, (position, origin) of the changed ones) among this
-        history's messages from before message `before`; found once per view, then every term of the
-        response is a set operation instead of a walk over the history."""
+    def _sent_before(self, before: int) -> tuple[set[int], set[int]]:
+        """(origins of the untouched messages, origins of the changed ones) among this history's messages
+        from before message `before`; found once per view, then every term of the response is a set
+        operation instead of a walk over the history."""
         found = self._before.get(before)
         if found is None:
             history = self.history
             messages, originals = history.messages, history.originals
-            untouched, changed = set(), []
+            untouched, changed = set(), set()
             for position, origin in enumerate(history.origins):
                 if origin is not None and origin < before:
                     if messages[position] is originals[origin]:
                         untouched.add(origin)
                     else:
-                        changed.append((position, origin))
+                        changed.add(origin)
             found = self._before[before] = (untouched, changed)
         return found
 
@@ -138,11 +138,8 @@ class SentView:
 
 def blind_references(index: TermIndex, response: int, sent: SentView) -> tuple[str, ...]:
     """The terms the response at `response` uses that appeared earlier but are no longer sent."""
-    blind = []
-    for term in index.response_terms.get(response, ()):
-        count = index.count_before(term, response)
-        if count and not sent.holds_term(index, term, response, count):
-            blind.append(term)
+    blind = [term for term, count in index.earlier_terms(response)
+             if not sent.holds_term(index, term, response, count)]
     return tuple(sorted(blind))
 
 

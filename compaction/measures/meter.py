@@ -2,10 +2,10 @@
 references; and, at the end, artifact retention. The replay calls `Meter.call` once per model call
 with the history it sends; sweeps and corpora aggregate the same records."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from compaction.measures.billing import Billing
-from compaction.measures.cache import CacheUse, cache_use
+from compaction.measures.cache import CacheUse, cache_reads, expired, shared_prefix_chars
 from compaction.measures.loss import SentView, artifact_retention, artifacts, blind_references
 from compaction.measures.prices import recorded_parts
 from compaction.measures.terms import TermIndex
@@ -24,6 +24,16 @@ class CallMeasures:
     cost_usd: float  # with caching, summaries written before the call included
     cost_usd_no_cache: float
     blind: tuple[str, ...]  # terms the response uses that are no longer sent
+
+    @classmethod
+    def made(cls, *values) -> "CallMeasures":
+        """As CallRecord.made: the fields set in one step (one of these is made at every call)."""
+        measures = object.__new__(cls)
+        measures.__dict__.update(zip(_MEASURE_FIELDS, values, strict=True))
+        return measures
+
+
+_MEASURE_FIELDS = tuple(f.name for f in fields(CallMeasures))
 
 
 def term_index(prepared: History) -> TermIndex:
@@ -65,6 +75,19 @@ class Meter:
              exact: bool = False) -> CallMeasures:
         """The measures of the call that produced the original message `index`, sending `sent`; `exact`:
         `sent` is what the agent sent at that call, so its cache reads and writes are the recorded ones."""
+        previous = self.previous
+        shared = None if previous is None else (lambda: shared_prefix_chars(previous, sent))
+        self.previous = sent
+        return self.measure(index, shared, sent.overhead, SentView(sent), context_tokens, events, input_cap,
+                            exact=exact)
+
+    def measure(self, index: int, shared, overhead: int, view: SentView, context_tokens: int, events,
+                input_cap: int, summaries: int | None = None, exact: bool = False) -> CallMeasures:
+        """The measures of the call at message `index`, whatever loop made it: `shared()` gives (characters
+        of its messages identical to the start of the previous call's, whether that prompt was rewritten),
+        asked only when the cache still holds the previous prompt; None for the first call. `view` is
+        what the call sends; `summaries`, when known, how many of `events` are summaries written; `exact` as
+        in `call`."""
         model = self.prepared.token_model
         usage = self.usage[index] if index < len(self.usage) else None
         price = self.billing.at(index)
@@ -72,23 +95,23 @@ class Meter:
             **usage, "model": self.billing.model_at(index), "context_tokens": recorded_context(usage),
             "cost_usd": self.billing.recorded_cost(index)}
         time = self.times[index] if index < len(self.times) else None
-        if exact and usage is not None:
+        as_sent = exact and usage is not None  # the agent's own call: its recorded reads and writes
+        if as_sent:
             _, five, hour, read = recorded_parts(usage)
             cache = CacheUse(read, five + hour, False)
+        elif shared is None or expired(self.previous_time, time, price.ttl_s):
+            cache = CacheUse(0, context_tokens, False)
         else:
-            cache = cache_use(model, self.previous, sent, context_tokens, self.previous_time, time, price.ttl_s,
-                              self.previous_tokens)
-        self.previous, self.previous_tokens, self.previous_time = sent, context_tokens, time
+            cache = cache_reads(model, overhead, shared(), context_tokens, self.previous_tokens)
+        self.previous_tokens, self.previous_time = context_tokens, time
         output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
-        summary_in, summary_out = summary_tokens(events, self.prepared, input_cap)
-        own = price.as_recorded(usage, output) if exact and usage is not None else price.cached(cache.read, cache.write,
-                                                                                                 output)
+        summary_in, summary_out = (0, 0) if summaries == 0 else summary_tokens(events, self.prepared, input_cap)
+        own = price.as_recorded(usage, output) if as_sent else price.cached(cache.read, cache.write, output)
         cost = own + price.plain(summary_in, summary_out)
         cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
-        view = SentView(sent)
         blind = blind_references(self.index, index, view) if self.index is not None else ()
         self.last_view, self.last_index = view, index
-        return CallMeasures(recorded, cache.read, cache.write, cache.broken, output, cost, cost_no_cache, blind)
+        return CallMeasures.made(recorded, cache.read, cache.write, cache.broken, output, cost, cost_no_cache, blind)
 
     def retention(self) -> float | None:
         """At the last call: the share of the original's artifacts still present verbatim."""

@@ -152,6 +152,17 @@ class TermIndex:
         self.occurrences = dict(occurrences)
         self._first = {term: places[0][0] for term, places in self.occurrences.items()}
         self._by_message: dict[str, dict[int, list[int]]] = {}
+        self._earlier: dict[int, tuple[tuple[str, int], ...]] = {}
+
+    def earlier_terms(self, response: int) -> tuple[tuple[str, int], ...]:
+        """(term, occurrences before it) of each term the response at `response` uses that appeared before
+        it: what the blind-reference check asks at every call, found once per conversation."""
+        found = self._earlier.get(response)
+        if found is None:
+            found = self._earlier[response] = tuple(
+                (term, count) for term in self.response_terms.get(response, ())
+                if (count := self.count_before(term, response)))
+        return found
 
     def first_seen(self, term: str) -> int | None:
         return self._first.get(term)

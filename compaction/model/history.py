@@ -33,6 +33,17 @@ class RunContext:
         self.memo: dict = {}
 
 
+def anchored_tokens(model, anchor: tuple[int, int] | None, context_size: int) -> int:
+    """The estimated tokens of a context of `context_size` characters: measured from `anchor` (tokens
+    recorded for a context of so many characters) while it holds at least half those characters, else
+    the token model's estimate afresh."""
+    if anchor is not None and 2 * context_size >= anchor[1]:
+        tokens, chars = anchor  # still most of what was recorded: measure from there
+        change = context_size - chars
+        return max(tokens + (model.content_tokens(change) if change >= 0 else -model.content_tokens(-change)), 1)
+    return model.tokens(context_size)
+
+
 class History:
     __slots__ = ("messages", "sizes", "origins", "prepared", "run", "known_tokens", "anchor", "_size",
                  "_pair_problems")
@@ -121,12 +132,7 @@ class History:
         estimate."""
         if self.known_tokens is not None:
             return self.known_tokens
-        model = self.prepared.token_model
-        if self.anchor is not None and 2 * self.context_size >= self.anchor[1]:
-            tokens, chars = self.anchor  # still most of what was recorded: measure from there
-            change = self.context_size - chars
-            return max(tokens + (model.content_tokens(change) if change >= 0 else -model.content_tokens(-change)), 1)
-        return model.tokens(self.context_size)
+        return anchored_tokens(self.prepared.token_model, self.anchor, self.context_size)
 
     def anchored(self, tokens: int, chars: int) -> "History":
         """The same history, its estimate measured from `tokens` recorded for `chars` context characters."""

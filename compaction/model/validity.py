@@ -5,6 +5,7 @@ next message (a user message), and every tool_result must answer a tool_use of t
 before it. Trimming that breaks this makes the API answer 400.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from compaction.model.messages import Message
@@ -24,11 +25,16 @@ class PairProblem:
 def check_pairs(messages: list[Message]) -> list[PairProblem]:
     """Every broken tool_use/tool_result pairing, in message order; empty when the history is valid.
     One short loop per message: it runs over whole files as they load."""
+    return pair_problems(map(_ids, messages), len(messages))
+
+
+def pair_problems(ids: Iterable[tuple[list[str], list[str]]], count: int) -> list[PairProblem]:
+    """check_pairs from each message's (tool_use ids, tool_result ids), as `_ids` gives them (a loader that
+    walks the blocks anyway collects them as it goes), for `count` messages."""
     problems: list[PairProblem] = []
     seen_ids: set[str] = set()
     previous_uses: set[str] = set()
-    for index, message in enumerate(messages):
-        uses, results = _ids(message)
+    for index, (uses, results) in enumerate(ids):
         for result_id in results:
             if result_id not in previous_uses:
                 problems.append(PairProblem(
@@ -45,10 +51,10 @@ def check_pairs(messages: list[Message]) -> list[PairProblem]:
                     index, "duplicate_tool_use_id", use_id, f"tool_use id {use_id!r} is used twice"))
             seen_ids.add(use_id)
         previous_uses = set(uses)
-    if messages and previous_uses:
+    if count and previous_uses:
         for use_id in sorted(previous_uses):
             problems.append(PairProblem(
-                len(messages) - 1, "unanswered_tool_use", use_id,
+                count - 1, "unanswered_tool_use", use_id,
                 f"tool_use {use_id!r} in the last message is never answered"))
     return problems
 

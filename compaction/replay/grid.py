@@ -8,7 +8,7 @@ only in settings the strategy does not read share one replay, and a replay in wh
 went over CONTEXT_LIMIT is the same for every limit above its largest size.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from compaction.errors import SettingsError
@@ -16,7 +16,9 @@ from compaction.measures.cost import Prices
 from compaction.measures.registry import MEASURES
 from compaction.model.history import History
 from compaction.model.settings import LIMITS, Settings
-from compaction.replay.loop import ReplayResult, replay
+from compaction.replay.branches import BranchCounts, branch_replays
+from compaction.replay.context import ReplayContext
+from compaction.replay.loop import ReplayResult, incremental_form, replay
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import StepFunction
 from compaction.summarizers import Summarizer
@@ -98,23 +100,44 @@ def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunctio
                 progress: Callable[[int, int], None] | None = None) -> tuple[list[list[dict]], int]:
     """(cells[row][column], replays made) of `grid`. `read`: the settings the strategy reads (None: any);
     `reuse` False replays every cell (a caller's own step function may read CONTEXT_LIMIT unannounced)."""
-    done: dict[tuple, list[ReplayResult]] = {}
+    counts = BranchCounts()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
-    replays = 0
+    total = len(grid) * len(grid[0])
+    for row, column, cell in iter_local_cells(prepared, grid, step, read, reuse, store, summarizer,
+                                              model_window_tokens, prices, counts):
+        cells[row, column] = cell
+        if progress is not None:
+            progress(len(cells), total)
+    return [[cells[r, c] for c in range(len(grid[0]))] for r in range(len(grid))], counts.replays
+
+
+def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
+                     reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int,
+                     prices: Prices | None, counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """(row, column, cell) of each cell of `grid` as it is done. A strategy with an incremental form runs
+    its cells as branches that split where they first differ (branches.py); the others replay each cell,
+    reusing a finished replay where it is the same (see _reusable)."""
+    form = incremental_form(step) if reuse else None
+    if form is not None:
+        context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), store, summarizer,
+                                      model_window_tokens, False, prices)
+        cells = [((r, c), grid[r][c]) for r in range(len(grid)) for c in range(len(grid[0]))]
+        for (row, column), replayed in branch_replays(context, form, cells, counts):
+            yield row, column, cell_measures(replayed)
+        return
+    done: dict[tuple, list[ReplayResult]] = {}
     # largest limits first: a replay whose history never went over its own limit also answers the
     # smaller limits down to the largest size it compared (see _reusable)
     order = sorted(((r, c) for r in range(len(grid)) for c in range(len(grid[0]))),
                    key=lambda rc: -grid[rc[0]][rc[1]].context_limit)
-    for count, (row, column) in enumerate(order, 1):
+    for row, column in order:
         settings = grid[row][column]
         candidates = done.setdefault(_replay_key(settings, read), [])
         replayed = _reusable(candidates, settings) if reuse else None
         if replayed is None:
             replayed = replay(prepared, settings, store=store, summarizer=summarizer, model_window_tokens=model_window_tokens, strategy=step,
                               keep_histories=False, prices=prices)
-            replays += 1
+            counts.replays += 1
+            counts.calls += len(replayed.calls)
             candidates.append(replayed)
-        cells[row, column] = cell_measures(replayed)
-        if progress is not None:
-            progress(count, len(order))
-    return [[cells[r, c] for c in range(len(grid[0]))] for r in range(len(grid))], replays
+        yield row, column, cell_measures(replayed)

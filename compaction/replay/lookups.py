@@ -56,16 +56,17 @@ def new_outputs(history: History, first_new: int, end: int, output_chars: list[i
 
     They sit at the tail of the history unless a summary took them; a block is whole when the sent
     message still holds the original block object (layers copy what they change)."""
-    originals = history.originals
+    originals, origins = history.originals, history.origins
+    positions_of = history.result_blocks.positions
     produced = output_chars[end] - output_chars[first_new]
     whole = 0
-    for position in range(len(history.messages) - 1, -1, -1):
-        origin = history.origins[position]
+    for position in range(len(origins) - 1, -1, -1):
+        origin = origins[position]
         if origin is None:
             continue
         if origin < first_new:
             break
-        blocks = history.result_blocks.get(origin, ())
+        blocks = positions_of(origin)
         if not blocks:
             continue
         sent = history.messages[position]["content"]

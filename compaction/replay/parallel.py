@@ -26,6 +26,7 @@ class InProcess:
     """Runs each task at once, in the caller's process (`workers=1`)."""
 
     workers = 1
+    shares_memory = False  # whether its workers start with this process's memory (see ProcessPool)
 
     def submit(self, function: Callable, *args) -> concurrent.futures.Future:
         future: concurrent.futures.Future = concurrent.futures.Future()
@@ -50,22 +51,33 @@ class InProcess:
 
 class ProcessPool(InProcess):
     """A pool of `workers` local processes, started fresh ("spawn": forking a threaded server such as
-    Streamlit's is unsafe). A pool broken by a worker that died is replaced on the next submission."""
+    Streamlit's is unsafe). A pool broken by a worker that died is replaced on the next submission.
 
-    def __init__(self, workers: int):
+    `forked=True` forks them instead, for a process that runs no other thread (the command line): they
+    start at once, with what this process imported and prepared before its first task
+    (`shares_memory`)."""
+
+    def __init__(self, workers: int, forked: bool = False):
         self.workers = workers
+        self.shares_memory = forked and "fork" in multiprocessing.get_all_start_methods()
         self._pool = self._new_pool()
+        self._running: set = set()  # futures not yet done, so that close knows whether it may wait
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        context = multiprocessing.get_context("fork" if self.shares_memory else "spawn")
+        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
 
     def submit(self, function: Callable, *args) -> concurrent.futures.Future:
         try:
-            return self._pool.submit(function, *args)
+            future = self._pool.submit(function, *args)
         except concurrent.futures.process.BrokenProcessPool:
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self.shares_memory = False  # this process now runs the old pool's thread: no fork after it
             self._pool = self._new_pool()
-            return self._pool.submit(function, *args)
+            future = self._pool.submit(function, *args)
+        self._running.add(future)
+        future.add_done_callback(self._running.discard)
+        return future
 
     def wait_any(self, futures: list, timeout: float) -> list:
         done, _ = concurrent.futures.wait(futures, timeout, return_when=concurrent.futures.FIRST_COMPLETED)
@@ -76,7 +88,9 @@ class ProcessPool(InProcess):
             future.cancel()
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        # Waiting when nothing runs: Python 3.11's pool, left to shut down at exit, can race its own
+        # pipe closing ("OSError: Bad file descriptor" printed as the process ends)
+        self._pool.shutdown(wait=not self._running, cancel_futures=True)
 
 
 INSTALL_HINT = "pip install 'compaction-lab[cluster]' on each worker"
@@ -169,15 +183,16 @@ class DaskCluster:
 
 
 @contextmanager
-def open_executor(workers: int = 1, scheduler: str | None = None):
+def open_executor(workers: int = 1, scheduler: str | None = None, forked: bool = False):
     """The executor asked for: Dask when a scheduler address is given, else `workers` local processes
-    (1: this process). Closed on leaving, also after an error or an interruption."""
+    (1: this process; `forked`: see ProcessPool). Closed on leaving, also after an error or an
+    interruption."""
     if scheduler:
         executor = DaskCluster(scheduler)
     elif isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise CompactionError(f"workers must be a whole number of at least 1, got {workers!r}")
     else:
-        executor = InProcess() if workers == 1 else ProcessPool(workers)
+        executor = InProcess() if workers == 1 else ProcessPool(workers, forked)
     try:
         yield executor
     finally:

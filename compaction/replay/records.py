@@ -1,7 +1,7 @@
 """A replay's records: one per model call (what was sent, what acted, what it cost and lost), and
 the totals over the session. Plain data, so the CLI, the pages, sweeps and corpora read the same."""
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from compaction.measures.cost import Prices
@@ -37,6 +37,14 @@ class CallRecord:
     raw_runs: bool = True  # without compaction this call would still fit the model window
     exact: bool = False  # `tokens` are what the log recorded (the history is still what the agent sent)
 
+    @classmethod
+    def made(cls, *values) -> "CallRecord":
+        """The record of `values` (the fields in order), made at every call of a replay: its fields set in
+        one step instead of one setattr each, as a frozen dataclass's __init__ does."""
+        record = object.__new__(cls)
+        record.__dict__.update(zip(_RECORD_FIELDS, values, strict=True))
+        return record
+
     @property
     def applied_edits(self) -> list[AppliedEdit]:
         """Edits made to this request only (the API's context editing), as `applied_edits` reports them."""
@@ -61,6 +69,9 @@ class CallRecord:
                      "cost_usd_no_cache": round(measures.cost_usd_no_cache, 6),
                      "blind_references": len(measures.blind), "blind_terms": list(measures.blind)}
         return data
+
+
+_RECORD_FIELDS = tuple(f.name for f in fields(CallRecord))
 
 
 @dataclass

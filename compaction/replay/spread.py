@@ -6,21 +6,25 @@ What travels to a worker is the prepared conversation's messages and what was me
 (system prompt and tools, the token model, the log's recorded usage), and the strategy by name, so
 every task pickles; each worker measures the messages again, once per sweep: it keeps the last
 conversation it prepared (its sizes, term index and caches) for the sweep's other lines. The messages
-are pickled once per sweep and travel as bytes, which a worker reads only for its first line.
+are pickled once per sweep and travel as bytes, which a worker reads only for its first line. Forked
+workers (the command line's) skip even that: this process prepares the conversation before the first
+task, and they start with it in memory.
 """
 
 import dataclasses
 import pickle
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from compaction.errors import CompactionError
 from compaction.measures.cost import Prices
+from compaction.measures.meter import term_index
 from compaction.model.history import History, remeasured
 from compaction.model.prepared import Prepared
 from compaction.model.settings import Settings
+from compaction.replay import lookups
 from compaction.replay.grid import SweepStore, local_cells, sweep_grid
 from compaction.replay.parallel import stream
 from compaction.strategies import SETTINGS_READ, Built, build, resolve
@@ -50,6 +54,14 @@ class _Conversation:
         return found
 
 
+def warmed(prepared: History) -> History:
+    """`prepared` with the indexes every replay of it builds (terms, tool output, compact turns) built."""
+    term_index(prepared)
+    lookups.output_chars_before(prepared)
+    lookups.compact_turns(prepared)
+    return prepared
+
+
 def messages_payload(messages: list) -> bytes:
     return pickle.dumps(messages, pickle.HIGHEST_PROTOCOL)
 
@@ -72,30 +84,25 @@ def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[
     return cells[0], replays
 
 
-def sweep_spread(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
+def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
                  strategy: "str | Built", window: int, prices: Prices | None, executor,
-                 progress: Callable[[int, int], None] | None = None,
-                 cancelled: Callable[[], bool] | None = None) -> tuple[list[list[dict]], int]:
-    """(cells[row][column], replays) of the grid x by y, one line per task."""
+                 cancelled: Callable[[], bool] | None = None) -> Iterator[tuple[int, list, int]]:
+    """(cells done so far, [(row, column, cell)] of one line, its replays) as each task finishes."""
     by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
     across, (along, values) = (y, x) if by_columns else (x, y)
     conversation = _Conversation(messages_payload(prepared.originals), prepared.overhead, prepared.token_model,
                                  prepared.calibration, prepared.recorded, uuid.uuid4().hex)
-    lines: list[list[dict] | None] = [None] * len(values)
-    replays = 0
-
-    def cells_done(done: int, total: int) -> None:
-        if progress is not None:
-            progress(done * len(across[1]), total * len(across[1]))
-
+    if getattr(executor, "shares_memory", False):
+        # forked workers start from this process's memory: prepared (and indexed) once, here, for all
+        _PREPARED.clear()
+        _PREPARED[conversation.key] = warmed(conversation.history())
+    done = 0
     for position, outcome in stream(sweep_line, values, (conversation, across, along, base,
                                                          _strategy(strategy), window, prices),
-                                    executor, lambda value, error: error, cells_done, cancelled):
+                                    executor, lambda value, error: error, None, cancelled):
         if isinstance(outcome, BaseException):
             raise CompactionError(f"the sweep failed on a worker ({along} {values[position]:,}): {outcome}")
-        lines[position], line_replays = outcome
-        replays += line_replays
-    if any(line is None for line in lines):
-        raise CompactionError("the sweep was cancelled")
-    cells = [list(row) for row in zip(*lines, strict=True)] if by_columns else lines
-    return cells, replays
+        line, line_replays = outcome
+        done += len(line)
+        yield done, [(k, position, cell) if by_columns else (position, k, cell) for k, cell in enumerate(line)], \
+            line_replays

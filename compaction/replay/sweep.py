@@ -6,21 +6,26 @@ line of the grid per task (spread.py); the cells are the same either way.
 """
 
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from compaction.errors import CompactionError
 from compaction.measures.cost import Prices
+from compaction.measures.registry import MEASURES
 from compaction.measures.registry import measure as check_measure
 from compaction.measures.tradeoff import pareto_front
 from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS, Settings
-from compaction.replay.grid import SweepStore, local_cells, sweep_grid
+from compaction.replay.branches import BranchCounts
+from compaction.replay.grid import SweepStore, iter_local_cells, sweep_grid
 from compaction.replay.records import MODEL_WINDOW_TOKENS
-from compaction.replay.spread import sweep_spread
+from compaction.replay.spread import spread_lines
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import SETTINGS_READ, Built, StepFunction, resolve
 from compaction.summarizers import OfflineSummarizer, Summarizer
+
+NOT_DONE = {name: None for name in MEASURES}  # a cell still to do while the sweep streams
 
 
 @dataclass
@@ -33,7 +38,12 @@ class SweepResult:
     strategy: str
     base_settings: Settings
     cells: list[list[dict[str, Any]]] = field(default_factory=list)  # cells[row of y][column of x]
-    replays: int = 0  # cells actually replayed; the others reused an identical replay
+    replays: int = 0  # distinct replays made; the other cells had the same outcome as one of them
+    cells_done: int = 0  # while a sweep streams (sweep_stream): the cells done so far
+
+    @property
+    def cell_count(self) -> int:
+        return len(self.x_values) * len(self.y_values)
 
     def grid(self, measure: str | None = None) -> list[list[Any]]:
         """One measure over the grid, rows by y value, columns by x value."""
@@ -75,10 +85,30 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     (compaction.replay.parallel), the grid's lines run on them (spread.py) with the same cells;
     a caller's own step function or summariser, which need not pickle, runs here.
     """
+    result = None
+    for result in sweep_stream(conversation, x, y, base_settings, measure, strategy, model_window_tokens,
+                               summarizer, store, prices, executor, cancelled):
+        if progress is not None:
+            progress(result.cells_done, result.cell_count)
+    if result is None or result.cells_done < result.cell_count:
+        raise CompactionError("the sweep was cancelled")
+    return result
+
+
+def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]],
+                 base_settings: Settings | None = None, measure: str = "peak_tokens",
+                 strategy: "str | StepFunction" = "pipeline", model_window_tokens: int = MODEL_WINDOW_TOKENS,
+                 summarizer: Summarizer | None = None, store: OutputStore | None = None, prices: Prices | None = None,
+                 executor=None, cancelled: Callable[[], bool] | None = None) -> Iterator[SweepResult]:
+    """The sweep of `sweep`, cell by cell: the same SweepResult is yielded each time cells are done (one
+    cell here, one line of the grid from a worker), the cells still to do holding None for every measure
+    (`cells_done` says how many are done); the last one yielded is the whole grid. A grid whose settings
+    cannot be raises SettingsError before the first. Nothing is yielded after `cancelled()` is true."""
     base = base_settings or DEFAULTS
     x_name, x_values, y_name, y_values, grid = sweep_grid(base, x, y)
     name, step = resolve(strategy)
-    result = SweepResult(x_name, x_values, y_name, y_values, check_measure(measure).name, name, base)
+    result = SweepResult(x_name, x_values, y_name, y_values, check_measure(measure).name, name, base,
+                         [[dict(NOT_DONE) for _ in x_values] for _ in y_values])
     prepared = prepare(conversation)
     store = store or SweepStore(tempfile.mkdtemp(prefix="compaction-sweep-"))
     # a named or built strategy says which settings it reads; a caller's own function may read any
@@ -87,11 +117,21 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     spread = executor is not None and executor.workers > 1 and known and summarizer is None \
         and max(len(x_values), len(y_values)) > 1  # _check_axis refused empty axes
     if spread:
-        result.cells, result.replays = sweep_spread(prepared, (x_name, x_values), (y_name, y_values), base,
-                                                    strategy, model_window_tokens, prices, executor, progress, cancelled)
-        return result
-    summarizer = summarizer or OfflineSummarizer()
+        for done, line, replays in spread_lines(prepared, (x_name, x_values), (y_name, y_values), base, strategy,
+                                                model_window_tokens, prices, executor, cancelled):
+            for row, column, cell in line:
+                result.cells[row][column] = cell
+            result.cells_done, result.replays = done, result.replays + replays
+            yield result
+        return
+    stopped = cancelled or (lambda: False)
+    counts = BranchCounts()
     # a step function of the caller's may read CONTEXT_LIMIT without saying so: replay every cell
-    result.cells, result.replays = local_cells(prepared, grid, step, read, known, store, summarizer,
-                                               model_window_tokens, prices, progress)
-    return result
+    for row, column, cell in iter_local_cells(prepared, grid, step, read, known, store,
+                                              summarizer or OfflineSummarizer(), model_window_tokens, prices, counts):
+        if stopped():
+            return
+        result.cells[row][column] = cell
+        result.cells_done += 1
+        result.replays = counts.replays
+        yield result

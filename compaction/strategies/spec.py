@@ -50,6 +50,10 @@ class StrategySpec:
     # the Settings fields the step reads besides REACTIVE_KEEP_LAST (None: any), for the sweep's reuse
     settings_read: frozenset[str] | None = frozenset()
     rule: Callable[[dict[str, Any]], str | None] | None = None  # a cross-parameter check: the problem or None
+    # its incremental form at given parameters, for the incremental replay (replay/incremental.py): an
+    # object with `settings(settings)` (the settings it reads) and `(running, reads, store, summarizer)
+    # -> CallDone`; None: the plain loop runs its step on the whole history at every call
+    incremental: Callable[[dict[str, Any]], Any] | None = None
 
     def param(self, name: str) -> Param:
         for param in self.params:
@@ -109,6 +113,11 @@ class Built:
     def __call__(self, history: History, settings: Settings, store: OutputStore | None = None,
                  summarizer: Summarizer | None = None) -> Step:
         return self._step(history, settings, store, summarizer)
+
+    @property
+    def incremental(self):
+        """The strategy's incremental form at these parameters, or None (see StrategySpec.incremental)."""
+        return self.spec.incremental(self.params) if self.spec.incremental is not None else None
 
     @property
     def settings_read(self) -> frozenset[str] | None:

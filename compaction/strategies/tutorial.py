@@ -12,6 +12,7 @@ Their knobs are the Settings (the sidebar's sliders, the CLI's flags); a paramet
 
 from functools import lru_cache, partial
 
+from compaction.layers.incremental.pipeline import IncrementalPipeline
 from compaction.layers.micro import micro_compact
 from compaction.layers.pipeline import run_layers
 from compaction.layers.reactive import nothing_to_summarize, reactive_cut
@@ -112,7 +113,7 @@ PIPELINE = StrategySpec(
             _setting("persist_threshold", "characters"), _setting("max_bytes", "characters"),
             _setting("preview_chars", "characters"), _setting("max_messages", "messages"),
             _setting("keep_head", "messages"), _setting("min_placeholder_chars", "characters")),
-    make=_make_pipeline, sources=(TUTORIAL,), from_settings=True, settings_read=None,
+    make=_make_pipeline, sources=(TUTORIAL,), from_settings=True, settings_read=None, incremental=IncrementalPipeline,
     notes=("The order is L3 -> L1 -> L2 -> L4, cheapest first; every layer's output replaces the history, "
            "as the tutorial's loop does with `messages[:] = ...`.",),
 )

@@ -6,8 +6,9 @@ a page run without app.py (AppTest's switch_page) still sees the last settings, 
 
 import os
 import tempfile
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import streamlit as st
@@ -19,7 +20,8 @@ from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.loop import MODEL_WINDOW_TOKENS, ReplayResult, replay
 from compaction.replay.parallel import ProcessPool
-from compaction.replay.sweep import SweepResult, SweepStore, sweep
+from compaction.replay.sweep import SweepResult, SweepStore
+from compaction.replay.sweep import sweep_stream as sweep_stream_of
 from compaction.storage.outputs import OutputStore
 from compaction.storage.workspaces import new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
@@ -49,6 +51,7 @@ _LOSSES = "_pipeline_losses"
 _RESULT_CACHE_SIZE = 12
 _STRATEGY_REPLAYS = "_strategy_replays"
 _STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
+SWEEP_REDRAW_S = 0.15  # Tune redraws its heatmap at most this often while the sweep fills it
 
 
 def settings() -> Settings:
@@ -207,12 +210,30 @@ def replay_later() -> Callable[[], ReplayResult]:
 
 def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:
     """A sweep of two settings around the current ones; `progress(done, total)` while it runs."""
+    for result in sweep_stream(x, y):
+        if progress is not None:
+            progress(result.cells_done, result.cell_count)
+    return result
+
+
+def sweep_stream(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]]) -> Iterator[SweepResult]:
+    """The sweep of two settings around the current ones as it fills (compaction's sweep_stream): the
+    same result again every SWEEP_REDRAW_S at most while cells are done, then whole, which is kept; a
+    grid already swept comes whole at once."""
     base, window, current_prices = settings(), model_window(), prices()
     others = tuple((name, value) for name, value in base.as_dict().items() if name not in (x[0], y[0]))
-    return _cached(_SWEEPS, (loaded().key, others, x, y, window, current_prices),
-                   lambda: sweep(history(), x, y, base, progress=progress, model_window_tokens=window,
-                                 store=SweepStore(store().root / "sweeps"), prices=current_prices,
-                                 executor=_sweep_workers()), size=4)
+    key = (loaded().key, others, x, y, window, current_prices)
+    cache = st.session_state.setdefault(_SWEEPS, OrderedDict())
+    if key not in cache:
+        shown = 0.0
+        for result in sweep_stream_of(history(), x, y, base, model_window_tokens=window, prices=current_prices,
+                                      store=SweepStore(store().root / "sweeps"), executor=_sweep_workers()):
+            if result.cells_done < result.cell_count and time.monotonic() - shown >= SWEEP_REDRAW_S:
+                shown = time.monotonic()
+                yield result
+        _remember(_SWEEPS, key, result, size=4)
+    cache.move_to_end(key)
+    yield cache[key]
 
 
 @st.cache_resource(show_spinner=False)

@@ -138,3 +138,16 @@ def test_python_dash_m(session_file):
     done = subprocess.run([sys.executable, "-m", "compaction", "replay", str(session_file), "--json"],
                           capture_output=True, text=True, cwd=ROOT, check=True)
     assert set(json.loads(done.stdout)) >= {"calls", "totals"}
+
+
+def test_sweep_on_forked_workers_gives_the_cells_of_one_process(session_file):
+    # its own process, as a person runs it: the command forks its workers (nothing else runs there)
+    def swept(workers: int) -> dict:
+        done = subprocess.run([sys.executable, "-m", "compaction", "sweep", str(session_file), "--x",
+                               "context_limit=3000,10000,40000", "--y", "keep_recent=0,2,5", "--workers", str(workers),
+                               "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+        assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
+        return json.loads(done.stdout)
+
+    one = swept(1)
+    assert swept(2) == one and one["replays"] >= 1

@@ -84,6 +84,7 @@ def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
     axes = (("context_limit", (5_000, 20_000, 80_000)), ("keep_recent", (0, 2, 5)))
     here = sweep(session, *axes)
     with open_executor(2) as executor:
+        assert not executor.shares_memory  # spawned unless asked: the app's server runs threads
         spread = sweep(session, *axes, executor=executor)
         # CONTEXT_LIMIT down the rows: the lines run along the other axis, the cells are the same
         transposed = sweep(session, axes[1], axes[0], executor=executor)
@@ -109,3 +110,35 @@ def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
     assert _Conversation(*fields).history() is not _Conversation(*fields).history()  # no key: afresh
     here = sweep(prepared, ("context_limit", [3_000, 50_000]), ("keep_recent", [2]))
     assert line == (here.cells[0], here.replays)
+
+
+FORKED_WORKER = """
+from compaction.generate import generate
+from compaction.measures.cost import DEFAULT_PRICES
+from compaction.model.history import prepare
+from compaction.model.settings import Settings
+from compaction.replay import spread
+from compaction.replay.parallel import open_executor
+from compaction.replay.sweep import sweep
+
+prepared = prepare(generate("realistic", turns=30, seed=4))
+spread._PREPARED["shared"] = spread.warmed(prepared)
+nothing = spread._Conversation(b"", prepared.overhead, prepared.token_model, prepared.calibration,
+                               prepared.recorded, "shared")  # no messages: only memory shared at the fork
+with open_executor(2, forked=True) as executor:
+    assert executor.shares_memory
+    line = executor.submit(spread.sweep_line, 2, nothing, ("context_limit", [3_000, 50_000]), "keep_recent",
+                           Settings(), "pipeline", 200_000, DEFAULT_PRICES).result()
+here = sweep(prepared, ("context_limit", [3_000, 50_000]), ("keep_recent", [2]))
+assert line == (here.cells[0], here.replays), (line, here.cells)
+print("shared")
+"""
+
+
+def test_forked_workers_start_with_the_conversation_this_process_prepared():
+    import subprocess
+    import sys
+
+    # its own process: forking is safe only where no other thread runs (pytest's may)
+    done = subprocess.run([sys.executable, "-c", FORKED_WORKER], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "shared", done.stderr[-2000:]

@@ -1,0 +1,78 @@
+"""What a replay of one conversation starts from, whichever loop runs it (plain.py, incremental.py), and
+how its result is finished: the prepared conversation, the store and summariser, the model window, the
+billing of every call, and the indexes the loops look up. A sweep's cells share one."""
+
+from dataclasses import dataclass
+
+from compaction.errors import SettingsError
+from compaction.measures.billing import Billing
+from compaction.measures.cache import modelled_cache_reads
+from compaction.measures.cost import Prices
+from compaction.measures.meter import Meter
+from compaction.model.history import History, prepare, remeasured
+from compaction.model.settings import Settings
+from compaction.replay import lookups
+from compaction.replay.records import ReplayResult
+from compaction.storage.outputs import OutputStore
+from compaction.summarizers import OfflineSummarizer, Summarizer
+
+
+def check_window(model_window_tokens) -> int:
+    if isinstance(model_window_tokens, bool) or not isinstance(model_window_tokens, int) \
+            or model_window_tokens < 1:
+        raise SettingsError(f"the model window must be a positive number of tokens, got {model_window_tokens!r}")
+    return model_window_tokens
+
+
+@dataclass
+class ReplayContext:
+    name: str  # the strategy's, for the result
+    prepared: History  # origins 0..n-1
+    store: OutputStore
+    summarizer: Summarizer
+    window: int
+    keep_histories: bool
+    prices: Prices | None
+    billing: Billing
+    call_indices: list[int]  # the assistant messages: one model call each
+    from_log: bool = True  # the tokens the log recorded are used where they are known (replay's from_log)
+    _cache_check: tuple | None = None  # (the check,) once worked out: it does not depend on the settings
+
+    @classmethod
+    def start(cls, conversation, name: str, store: OutputStore | None, summarizer: Summarizer | None,
+              model_window_tokens: int, keep_histories: bool, prices: Prices | None,
+              from_log: bool = True) -> "ReplayContext":
+        window = check_window(model_window_tokens)
+        prepared = prepare(conversation)
+        if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
+            prepared = remeasured(prepared.messages, prepared.prepared)
+        calls = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
+        return cls(name, prepared, store or OutputStore.temporary(), summarizer or OfflineSummarizer(), window,
+                   keep_histories, prices, Billing(prepared.recorded.usage, prices), calls, from_log=from_log)
+
+    def new_result(self, settings: Settings) -> ReplayResult:
+        prepared = self.prepared
+        return ReplayResult(self.name, settings, self.window, histories=[] if self.keep_histories else None,
+                            boundaries=lookups.boundaries_by_call(prepared.recorded.boundaries, self.call_indices),
+                            calibration=prepared.calibration, prices=self.prices, token_model=prepared.token_model,
+                            overhead_chars=prepared.overhead)
+
+    def new_meter(self) -> Meter:
+        recorded = self.prepared.recorded
+        return Meter(self.prepared, recorded.usage, recorded.timestamps, self.billing)
+
+    def finish(self, result: ReplayResult, meter: Meter, retention: float | None) -> ReplayResult:
+        """What is worked out once the last call is measured."""
+        prepared, billing = self.prepared, self.billing
+        recorded = prepared.recorded
+        result.artifact_retention = retention
+        result.price_notes = tuple(billing.notes)
+        result.cache_lifetimes = billing.log_lifetimes
+        if recorded.usage:
+            if self._cache_check is None:
+                first = billing.at(self.call_indices[0]).ttl_s if self.call_indices else 300
+                self._cache_check = (modelled_cache_reads(prepared.token_model, prepared.sizes, prepared.overhead,
+                                                          recorded.usage, recorded.boundaries, recorded.timestamps,
+                                                          first),)
+            result.cache_check = self._cache_check[0]
+        return result

@@ -1,0 +1,66 @@
+"""The uncompacted side of a replay: the same session never compacted."""
+
+from compaction.measures.billing import Billing
+from compaction.measures.cache import expired
+from compaction.model.calibration import recorded_context
+from compaction.model.history import History
+from compaction.model.sizes import list_chars
+from compaction.replay import lookups
+
+
+class Uncompacted:
+    """What each call would send without compaction, and what it would cost with its cache reading the
+    whole previous prompt (the history only grows), until the window refuses it. The summaries the agent
+    itself wrote when it compacted are not part of it. A handful of numbers carried from call to call."""
+
+    def __init__(self, prepared: History, billing: Billing, window: int, from_log: bool = True):
+        self.prepared, self.billing, self.window, self.from_log = prepared, billing, window, from_log
+        self.before = lookups.first_boundary_index(prepared)  # until then, it is what the agent sent
+        # at the call right after the log's first compaction, the log says what the whole history held
+        # then: the agent's count when it decided to compact (preTokens)
+        first = min((b for b in prepared.recorded.boundaries if isinstance(b, dict) and b.get("index") == self.before),
+                    key=lambda b: b["index"], default=None)
+        self.pre_tokens = first.get("pre_tokens") if first else None
+        self.after_boundary = next((i for i in range(self.before, len(prepared.messages))
+                                    if prepared.messages[i].get("role") == "assistant"), None)
+        self.chars_so_far = 0  # characters of the messages before the current one
+        self.count = 0  # how many messages those are
+        self.previous: tuple[int, str | None] | None = None  # (tokens, time) of the last call that could run
+
+    def context_chars(self) -> int:
+        return list_chars(self.chars_so_far, self.count) + self.prepared.overhead
+
+    def known(self, index: int) -> int | None:
+        """The tokens the whole history held at the call at `index`, where the log says it."""
+        if not self.from_log:
+            return None
+        usage = self.prepared.recorded.usage
+        if index < self.before:
+            return recorded_context(usage[index]) if index < len(usage) else None
+        if index == self.after_boundary and isinstance(self.pre_tokens, int) and self.pre_tokens > 0:
+            return self.pre_tokens
+        return None
+
+    def call(self, index: int, output_tokens: int, time: str | None) -> tuple[int, int, bool, float]:
+        """(characters, tokens, whether the window accepts it, cost) of the call at message `index`."""
+        prepared = self.prepared
+        chars = self.context_chars()
+        usage = prepared.recorded.usage[index] if index < len(prepared.recorded.usage) else None
+        known = self.known(index)
+        tokens = known if known else prepared.token_model.tokens(chars)
+        runs = tokens <= self.window
+        cost = 0.0
+        if runs:
+            price = self.billing.at(index)
+            fresh = self.previous is None or expired(self.previous[1], time, price.ttl_s)
+            read = 0 if fresh else min(self.previous[0], tokens)
+            # what the agent sent, until its own first compaction: its recorded reads and writes
+            cost = price.as_recorded(usage, output_tokens) if known and index < self.before \
+                else price.cached(read, tokens - read, output_tokens)
+            self.previous = (tokens, time)
+        return chars, tokens, runs, cost
+
+    def append(self, index: int) -> None:
+        if index not in self.prepared.recorded.agent_summaries:
+            self.chars_so_far += self.prepared.sizes[index]
+            self.count += 1

@@ -1,0 +1,42 @@
+"""Tune in a real browser draws its grid as the sweep fills it: on the 500-call sample the heatmap is on
+screen with some of its cells before the last is done, then whole and clickable. (How fast is measured
+by benchmarks/bench_tune_stream.py, not here.)"""
+
+import pytest
+from browser_helpers import expect_no_exception, open_nav_page, wait_idle
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+CELLS_ON_SCREEN = """() => {
+    for (const plot of document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")) {
+        const trace = plot.data && plot.data[0];
+        if (trace && trace.type === "heatmap") {
+            return trace.z.flat().filter(v => v !== null && !Number.isNaN(v)).length;
+        }
+    }
+    return 0;
+}"""
+
+
+def test_the_heatmap_fills_as_cells_are_done(app_page):
+    page = app_page
+    page.get_by_role("tab", name="Bundled sample").click()
+    wait_idle(page)
+    page.locator("[data-testid='stSelectbox']").first.click()
+    page.get_by_role("option", name="realistic", exact=False).click()
+    wait_idle(page)
+    page.get_by_role("button", name="Load this sample").click()
+    wait_idle(page, 60_000)
+    page.locator("[data-testid='stSidebarNav'] a", has_text="Tune").click()
+    counts = []
+    while not counts or counts[-1] < 100:
+        page.wait_for_timeout(20)
+        counts.append(page.evaluate(CELLS_ON_SCREEN))
+        assert len(counts) < 6_000, f"the grid never filled: {sorted(set(counts))}"
+    assert any(0 < count < 100 for count in counts), "the heatmap showed nothing before the whole grid"
+    wait_idle(page, 60_000)
+    open_nav_page(page, "Tune", "Tune")  # the same grid again: whole at once
+    assert page.evaluate(CELLS_ON_SCREEN) == 100
+    expect(page.get_by_role("button", name="Apply to the sidebar")).to_be_visible()
+    expect_no_exception(page)

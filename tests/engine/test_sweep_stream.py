@@ -1,0 +1,52 @@
+"""sweep_stream: the sweep yielded as it fills, for Tune's heatmap. Each yield holds more cells than the
+one before, the cells still to do hold None for every measure, and the last is the sweep's grid, in
+this process or spread over workers."""
+
+import pytest
+
+from compaction.errors import CompactionError, SettingsError
+from compaction.generate import generate
+from compaction.measures.registry import MEASURES
+from compaction.replay.parallel import open_executor
+from compaction.replay.sweep import NOT_DONE, sweep, sweep_stream
+
+AXES = (("context_limit", [8_000, 20_000, 60_000]), ("keep_recent", [1, 3]))
+
+
+@pytest.fixture(scope="module")
+def session():
+    return generate("realistic", turns=60, seed=2, parallel_share=0.3)
+
+
+def snapshots(stream) -> list[tuple[int, list[list[dict]]]]:
+    return [(found.cells_done, [[dict(cell) for cell in row] for row in found.cells]) for found in stream]
+
+
+def test_cells_come_one_by_one_and_end_as_the_sweep(session):
+    seen = snapshots(sweep_stream(session, *AXES))
+    assert [done for done, _ in seen] == list(range(1, 7))
+    first_done, first = seen[0]
+    assert sum(cell != NOT_DONE for row in first for cell in row) == first_done
+    assert all(set(cell) == set(MEASURES) for row in first for cell in row)
+    for (_, before), (_, after) in zip(seen, seen[1:], strict=False):  # a cell done stays as it was
+        assert all(a == b for row_b, row_a in zip(before, after, strict=True)
+                   for b, a in zip(row_b, row_a, strict=True) if b != NOT_DONE)
+    assert seen[-1][1] == sweep(session, *AXES).cells
+
+
+def test_spread_over_workers_it_comes_a_line_at_a_time(session):
+    with open_executor(2) as executor:
+        seen = snapshots(sweep_stream(session, *AXES, executor=executor))
+    assert [done for done, _ in seen] == [3, 6]  # one line (a KEEP_RECENT) of three cells per task
+    assert seen[-1][1] == sweep(session, *AXES).cells
+
+
+def test_a_bad_grid_fails_before_any_cell_and_cancelling_stops_it(session):
+    with pytest.raises(SettingsError):
+        next(sweep_stream(session, ("context_limit", [0]), ("keep_recent", [1])))
+    done = []
+    stream = sweep_stream(session, *AXES, cancelled=lambda: len(done) >= 2)
+    done.extend(found.cells_done for found in stream)
+    assert done == [1, 2]
+    with pytest.raises(CompactionError, match="cancelled"):
+        sweep(session, *AXES, cancelled=lambda: True)
