@@ -75,6 +75,10 @@ def test_a_claude_code_log_with_usage_and_its_own_compactions():
         incremental, plain = replay_both(conversation, chosen, model_window_tokens=window)
         assert assert_same_replay(incremental, plain) > 100
         assert plain.totals["exact_calls"] > 0
+    # the models alone (no recorded tokens used): both loops estimate every call the same way
+    incremental, plain = replay_both(conversation, TIGHT, from_log=False)
+    assert assert_same_replay(incremental, plain) > 100
+    assert plain.totals["exact_calls"] == 0
 
 
 def test_pipeline_with_its_own_parameters():
