@@ -13,6 +13,7 @@ from typing import Any
 from compaction.corpus.files import SessionFile, checked_path
 from compaction.errors import CompactionError
 from compaction.importers import load_conversation
+from compaction.measures.cost import Prices
 from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
@@ -30,7 +31,7 @@ LOG_COLUMNS = ("path", "project", "session", "format", "first_time", "last_time"
 # One name per replay total copied into the row: a measure the replay adds is one more name here.
 REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
                   "reactive", "over_window_calls", "tool_output_kept",
-                  "cost_usd",  # with prompt caching, at the default prices
+                  "cost_usd",  # with prompt caching, as the log says (or at the job's prices)
                   "cost_usd_no_cache",
                   "cache_hit_rate",
                   "blind_references",
@@ -46,6 +47,7 @@ class Job:
     model_window_tokens: int = MODEL_WINDOW_TOKENS
     x: tuple[str, tuple[int, ...]] | None = None  # the corpus sweep's axes, None for rows only
     y: tuple[str, tuple[int, ...]] | None = None
+    prices: Prices | None = None  # the person's prices; None: each call as its log says (measures/billing.py)
 
 
 def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
@@ -66,7 +68,7 @@ def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
             row.update(replay_facts(history, job, scratch))
             if job.x is not None:
                 result = sweep(history, job.x, job.y, job.settings, model_window_tokens=job.model_window_tokens,
-                               store=SweepStore(scratch / "sweep"))
+                               store=SweepStore(scratch / "sweep"), prices=job.prices)
                 row["sweep"] = result.cells
     except (CompactionError, OSError) as error:
         row["error"] = _error_text(error, item)
@@ -105,7 +107,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
 def replay_facts(history: History, job: Job, scratch: Path) -> dict[str, Any]:
     """The replay's totals at the job's settings, and how many calls would send a broken pairing."""
     result = replay(history, job.settings, store=SweepStore(scratch / "replay"), summarizer=OfflineSummarizer(),
-                    model_window_tokens=job.model_window_tokens)
+                    model_window_tokens=job.model_window_tokens, prices=job.prices)
     totals = result.totals
     facts = {name: totals[name] for name in REPLAY_COLUMNS}
     # a call's history is at most max_messages long once L1 acts, so this stays linear in the session
