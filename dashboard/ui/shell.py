@@ -13,7 +13,7 @@ from dashboard.ui import state
 
 
 def slider(spec: state.SliderSpec) -> None:
-    st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key,
+    st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key, format="localized",
               help=spec.help, bind="query-params")
     st.caption(spec.effect)
 
