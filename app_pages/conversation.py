@@ -9,7 +9,7 @@ from dashboard.render.charts import tool_calls_figure
 from dashboard.render.narrative import loading_notes
 from dashboard.render.pairs import input_note, other_warnings, warning_text
 from dashboard.render.text import literal
-from dashboard.render.units import UNIT_LABELS, describe
+from dashboard.render.units import CHARS, SIZE_WORDS, UNIT_LABELS, compact_number, convert, describe
 from dashboard.ui import loading, state, views
 
 st.title("Conversation")
@@ -111,8 +111,9 @@ counts = tables.tool_call_counts(history.messages)
 format_col, messages_col, size_col, calls_col = st.columns(4)
 format_col.metric("Format", loading.format_title(conversation.format))
 messages_col.metric("Messages", f"{len(history.messages):,}")
-size_col.metric(f"Size ({UNIT_LABELS[unit]})", describe(history.size, unit, model),
-                help="Characters of the message list as the tutorial measures it: len(str(messages)).")
+size_col.metric(f"Size ({'characters' if unit == CHARS else 'tokens'})", compact_number(convert(history.size, unit, model)),
+                help=f"{convert(history.size, unit, model):,} {SIZE_WORDS[unit]}: the message list as the tutorial "
+                     "measures it, len(str(messages)).")
 calls_col.metric("Tool calls", f"{int(counts['calls'].sum()):,}")
 if history.overhead:
     st.caption(f"The system prompt and tool definitions add {describe(history.overhead, unit, model)}; they count "

@@ -6,6 +6,7 @@ from compaction.layers.fates import FATE_TEXT, message_fates
 from compaction.layers.pipeline import LAYER_TITLES
 from compaction.layers.pipeline_data import stage_rows
 from compaction.storage.outputs import safe_name
+from dashboard.render import log_view
 from dashboard.render.charts import fate_strip_figure, waterfall_figure
 from dashboard.render.html_report import report_html
 from dashboard.render.narrative import fate_counts, layer_captions
@@ -42,8 +43,9 @@ else:  # only what the loaded conversation already had: the Conversation page sa
 
 stem = safe_name(loaded.label.rsplit(".", 1)[0])
 replay_later = state.replay_later()
+view_note = log_view.view_sentence(view, unit)
 st.download_button(
-    "Download report", data=lambda: report_html(result, replay_later(), loaded.label, unit),
+    "Download report", data=lambda: report_html(result, replay_later(), loaded.label, unit, view_note),
     file_name=f"{stem}_report.html", mime="text/html", on_click="ignore", icon=":material/description:",
     key="download_report",
     help="One HTML file to send: these settings, the charts, the replay and what changed. It opens in any "

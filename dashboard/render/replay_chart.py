@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 from compaction.replay.loop import ACTIONS, ReplayResult
 from dashboard.render.time_charts import (
     ACTION_COLORS,
+    LABEL_BACKGROUND,
     RAW_COLOR,
     RECORDED_COLOR,
     RECORDED_NAME,
@@ -103,6 +104,7 @@ def _parting(figure: go.Figure, result: ReplayResult) -> None:
     parting = result.parting_call
     if parting is None or not any(call.exact for call in result.calls):
         return
-    figure.add_vline(x=parting + 0.5, line_dash="dot", line_color=PARTING_COLOR, line_width=2, row=1, col=1,
-                     annotation_text=PARTING_TEXT, annotation_position="bottom right",
-                     annotation_font_color=PARTING_COLOR, annotation_bgcolor="rgba(255, 255, 255, 0.85)")
+    figure.add_vline(x=parting + 0.5, line_dash="dot", line_color=PARTING_COLOR, line_width=2, row=1, col=1)
+    # half-way up, clear of the lines' labels along the top and the limit's low down
+    figure.add_annotation(x=parting + 0.5, xanchor="left", xshift=4, y=0.55, yref="y domain", text=PARTING_TEXT,
+                          showarrow=False, font={"color": PARTING_COLOR}, bgcolor=LABEL_BACKGROUND, row=1, col=1)

@@ -37,6 +37,8 @@ STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_l
                    "as-recorded": RECORDED_COLOR}
 STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
+# behind a line's label: the lines crossing it (a compaction, where the histories part) pass behind, readable
+LABEL_BACKGROUND = "rgba(255, 255, 255, 0.85)"
 
 
 def limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak: int, log_scale: bool,
@@ -47,17 +49,18 @@ def limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak:
     if context_limit is not None:
         figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
                          f"{compact_number(limit)} tokens with the overhead", annotation_position="top left",
-                         annotation_font_color=LIMIT_COLOR, **where)
+                         annotation_font_color=LIMIT_COLOR, annotation_bgcolor=LABEL_BACKGROUND, **where)
     window_text = f"model window {compact_number(window)} tokens"
     top = 1.1 * max(peak, limit, 1)
     if log_scale or window <= 1.5 * top:
         figure.add_hline(y=window, line_dash="dot", line_color=WINDOW_COLOR, annotation_text=window_text,
-                         annotation_position="top left", annotation_font_color=WINDOW_COLOR, **where)
+                         annotation_position="top left", annotation_font_color=WINDOW_COLOR,
+                         annotation_bgcolor=LABEL_BACKGROUND, **where)
         return
     figure.update_yaxes(range=[0, top], **where)
     figure.add_annotation(text=f"{window_text}: far above this chart", xref="x domain", x=1, xanchor="right",
                           y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR},
-                          bgcolor="rgba(255, 255, 255, 0.85)", **where)  # a boundary line passes behind it
+                          bgcolor=LABEL_BACKGROUND, **where)  # a boundary line passes behind it
 
 
 def log_compactions(figure: go.Figure, result: ReplayResult, peak: int, **where) -> None:

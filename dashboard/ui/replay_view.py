@@ -36,7 +36,7 @@ def headline(result: ReplayResult) -> None:
                     help=f"{totals['tokens_sent_compared']:,} tokens with the overhead, with compaction, over {compared}.")
     raw_col.metric("Without compaction", _tokens(totals["raw_tokens_sent"]),
                    help=f"{totals['raw_tokens_sent']:,} tokens: the same calls with nothing ever compacted.")
-    saved_col.metric("Saved", percent(totals["saved_share"]),
+    saved_col.metric("Saved vs no compaction", percent(totals["saved_share"]),
                      help=f"{comparison.saved_tokens(result):,} tokens fewer than without compaction, over {compared}.")
     cost_col.metric("Cost", dollars(totals["cost_usd_compared"]),
                     f"{dollars(totals['raw_cost_usd'])} without compaction", delta_color="off", delta_arrow="off",
@@ -46,16 +46,15 @@ def headline(result: ReplayResult) -> None:
 
     whole = comparison.whole_label(result)
     st.markdown(f"###### The whole session: {whole}")
-    calls_col, all_col, all_cost_col, paid_col = st.columns(4)
-    calls_col.metric("Model calls", f"{totals['calls']:,}", f"{totals['summaries']:,} summaries", delta_color="off",
-                     delta_arrow="off", help=f"One per assistant message. Summaries: L4 and reactive "
-                                             f"({totals['reactive']:,} reactive).")
+    all_col, none_col, all_cost_col, paid_col = st.columns(4)
     all_col.metric("Tokens sent", _tokens(totals["tokens_sent"]),
-                   comparison.past_stop(result) and f"no compaction: {comparison.past_stop(result)}",
-                   delta_color="off", delta_arrow="off",
-                   help=f"{totals['tokens_sent']:,} tokens with the overhead, with compaction, over {whole}. Without "
-                        "compaction the agent cannot make the calls past its stop, so there is no figure to set "
-                        "beside this one.")
+                   help=f"{totals['tokens_sent']:,} tokens with the overhead, with compaction, over {whole}.")
+    stop = result.raw_stop_call
+    none_col.metric("Without compaction", "n/a" if stop is not None else _tokens(totals["raw_tokens_sent"]),
+                    f"stops at call {stop + 1:,}" if stop is not None else None, delta_color="off", delta_arrow="off",
+                    help="Without compaction the agent cannot make the calls past its stop (its prompt is too long "
+                         "for the model window), so there is no figure for the whole session: "
+                         f"{comparison.past_stop(result) or 'it makes them all'}.")
     all_cost_col.metric("Cost", dollars(totals["cost_usd"]), f"{dollars(totals['cost_usd_no_cache'])} without caching",
                         delta_color="off", delta_arrow="off", help=f"With compaction, over {whole}.")
     paid_col.metric("What it cost (log)", session_cost_text(result),
@@ -63,7 +62,10 @@ def headline(result: ReplayResult) -> None:
     st.caption(session_cost_sentence(result) + " " + priced_sentence(result))
 
     st.markdown("###### What the log says, and what the model loses")
-    recorded_col, hit_col, blind_col, kept_col = st.columns(4)
+    calls_col, recorded_col, hit_col, blind_col, kept_col = st.columns(5)
+    calls_col.metric("Model calls", f"{totals['calls']:,}", f"{totals['summaries']:,} summaries", delta_color="off",
+                     delta_arrow="off", help=f"One per assistant message. Summaries: L4 and reactive "
+                                             f"({totals['reactive']:,} reactive).")
     recorded_col.metric("Recorded in the log", _tokens(totals["recorded_context_tokens"]),
                         help="The tokens every call of the log recorded (input + cache writes + cache reads), "
                              "with the agent's own compactions: what the agent really sent.")
