@@ -133,11 +133,16 @@ def compare_frame(replays: dict[str, ReplayResult], columns: Sequence[MeasureCol
                   trade_off: Sequence[str] = TRADE_OFF, references: bool = False) -> pd.DataFrame:
     """One row per strategy, values written for people; the first column marks the best trade-offs.
     `references` puts the log's own cost and no compaction first (the values they have; '–' elsewhere)."""
+    reference = next(iter(replays.values()), None)
+    # over a session no compaction gets through whole, "{compared}" and "{whole}" are the same calls: one column
+    by_heading: dict[str, MeasureColumn] = {}
+    for column in columns:
+        by_heading.setdefault(column.heading(reference), column)
+    columns = list(by_heading.values())
     rows = compare_rows(replays, columns)
     # the best trade-offs weigh every trade-off column, also those of the other table
     judged = {c.key: c for c in (*COLUMNS, *columns)}.values()
     best = best_trade_offs(compare_rows(replays, list(judged)), list(judged), trade_off)
-    reference = next(iter(replays.values()), None)
     titles = [c.heading(reference) for c in columns]
     table = []
     if references and reference is not None:

@@ -30,32 +30,32 @@ def headline(result: ReplayResult) -> None:
     totals = result.totals
     st.markdown(f"**{comparison.stop_headline(result)}**")
     compared = comparison.range_label(result)
-    st.markdown(f"###### Like for like: {compared}, the calls both could make")
+    st.markdown(f"###### Compared: {compared}, the calls both could make")
     sent_col, raw_col, saved_col, cost_col = st.columns(4)
-    sent_col.metric("Tokens sent", _tokens(totals["tokens_sent_compared"]),
+    sent_col.metric("Tokens sent (compared)", _tokens(totals["tokens_sent_compared"]),
                     help=f"{totals['tokens_sent_compared']:,} tokens with the overhead, with compaction, over {compared}.")
-    raw_col.metric("Without compaction", _tokens(totals["raw_tokens_sent"]),
+    raw_col.metric("No compaction (compared)", _tokens(totals["raw_tokens_sent"]),
                    help=f"{totals['raw_tokens_sent']:,} tokens: the same calls with nothing ever compacted.")
     saved_col.metric("Saved vs no compaction", percent(totals["saved_share"]),
                      help=f"{comparison.saved_tokens(result):,} tokens fewer than without compaction, over {compared}.")
-    cost_col.metric("Cost", dollars(totals["cost_usd_compared"]),
+    cost_col.metric("Cost (compared)", dollars(totals["cost_usd_compared"]),
                     f"{dollars(totals['raw_cost_usd'])} without compaction", delta_color="off", delta_arrow="off",
                     help="With prompt caching, over the same calls: per call the prefix shared with the previous "
                          "prompt is read from the cache, the rest written; each summary is a call too.")
     st.caption(comparison.cost_difference_sentence(result))
 
     whole = comparison.whole_label(result)
-    st.markdown(f"###### The whole session: {whole}")
+    st.markdown(f"###### All calls: the whole session, {whole}")
     all_col, none_col, all_cost_col, paid_col = st.columns(4)
-    all_col.metric("Tokens sent", _tokens(totals["tokens_sent"]),
+    all_col.metric("Tokens sent (all calls)", _tokens(totals["tokens_sent"]),
                    help=f"{totals['tokens_sent']:,} tokens with the overhead, with compaction, over {whole}.")
     stop = result.raw_stop_call
-    none_col.metric("Without compaction", "n/a" if stop is not None else _tokens(totals["raw_tokens_sent"]),
+    none_col.metric("No compaction (all calls)", "n/a" if stop is not None else _tokens(totals["raw_tokens_sent"]),
                     f"stops at call {stop + 1:,}" if stop is not None else None, delta_color="off", delta_arrow="off",
                     help="Without compaction the agent cannot make the calls past its stop (its prompt is too long "
                          "for the model window), so there is no figure for the whole session: "
                          f"{comparison.past_stop(result) or 'it makes them all'}.")
-    all_cost_col.metric("Cost", dollars(totals["cost_usd"]), f"{dollars(totals['cost_usd_no_cache'])} without caching",
+    all_cost_col.metric("Cost (all calls)", dollars(totals["cost_usd"]), f"{dollars(totals['cost_usd_no_cache'])} without caching",
                         delta_color="off", delta_arrow="off", help=f"With compaction, over {whole}.")
     paid_col.metric("What it cost (log)", session_cost_text(result),
                     help="What this session really cost: each response's recorded usage at its model's price.")
