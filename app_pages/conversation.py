@@ -26,6 +26,12 @@ def use(new: loading.Loaded) -> None:
     state.set_loaded(new)
 
 
+def show_loaded() -> None:
+    """Run the page again once a new conversation is on show: the sidebar was drawn before it was loaded, and
+    its note on what a shared link carries names the conversation on show."""
+    st.rerun()
+
+
 on_show = state.loaded()
 # Coming back to the page, the tabs open where the conversation on show came from, not on the samples.
 if st.session_state.get(loading.SOURCE_TAB_KEY) not in loading.SOURCE_TABS.values():
@@ -47,6 +53,8 @@ with sample_tab:
                 use(loading.load_sample(choice))
             except CompactionError as error:
                 st.error(f"Could not load {choice}: {error}")
+            else:
+                show_loaded()
 
 with generate_tab:
     kind = st.radio("Kind", ("realistic", "seed-demo"), horizontal=True, key="generate_kind",
@@ -75,6 +83,8 @@ with generate_tab:
             except CompactionError as error:
                 status.update(label="Could not generate.", state="error")
                 st.error(str(error))
+            else:
+                show_loaded()
 
 with upload_tab:
     uploaded = st.file_uploader(
@@ -96,6 +106,8 @@ with upload_tab:
                     done = (uploaded.file_id, str(error))
             reading.empty()
             st.session_state[_UPLOAD_DONE] = done
+            if done[1] is None:
+                show_loaded()
         if done[1]:
             st.error(f"**{literal(uploaded.name)} could not be read**, so the previous conversation stays loaded.\n\n"
                      f"{literal(done[1])}")
