@@ -72,9 +72,19 @@ def trade_off(result: SweepResult, current) -> None:
     st.plotly_chart(tradeoff_figure(result, "cost_usd", loss, current), width="stretch", key=tuning.TRADE_OFF_KEY,
                     on_select=tuning.apply_clicked_point, selection_mode="points", config={"displayModeBar": False})
     front = result.trade_off_front("cost_usd", loss)
-    st.caption(f"Each point is one pair of settings. The dark points, joined by the line, are the {len(front):,} "
-               "pairs that no other pair beats on both cost and loss: cheaper ones lose more, and the others cost "
-               "more or lose more for nothing. Click a point to use its settings.")
+    cells = [(r, c) for r in range(len(result.y_values)) for c in range(len(result.x_values))]
+    st.caption(f"Each point is one pair of settings; pairs with the same outcome lie on one point "
+               f"({_points(result, cells, loss)} for {len(cells):,} pairs here). The dark points, joined by the "
+               f"line, are the {len(front):,} pairs ({_points(result, front, loss)}) that no other pair beats on both "
+               "cost and loss: cheaper ones lose more, and the others cost more or lose more for nothing. Click a "
+               "point to use its settings.")
+
+
+def _points(result: SweepResult, cells, loss: str) -> str:
+    """How many points the trade-off chart draws for `cells`: one per distinct (cost, loss)."""
+    outcomes = {(result.cells[r][c]["cost_usd"], result.cells[r][c][loss]) for r, c in cells}
+    count = sum(1 for outcome in outcomes if None not in outcome)
+    return f"{count:,} point{'s' if count != 1 else ''}"
 
 
 def pick_boxes(x: Axis, y: Axis, current) -> None:
