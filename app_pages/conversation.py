@@ -9,7 +9,7 @@ from dashboard.render.charts import tool_calls_figure
 from dashboard.render.narrative import loading_notes
 from dashboard.render.pairs import input_note, other_warnings, warning_text
 from dashboard.render.text import literal
-from dashboard.render.units import UNIT_LABELS, describe
+from dashboard.render.units import CHARS, SIZE_WORDS, UNIT_LABELS, compact_number, convert, describe
 from dashboard.ui import loading, state, views
 
 st.title("Conversation")
@@ -24,6 +24,12 @@ def use(new: loading.Loaded) -> None:
     """Measure the conversation (so problems surface here), then make it the one on show."""
     loading.prepared(new.key, new.conversation)
     state.set_loaded(new)
+
+
+def show_loaded() -> None:
+    """Run the page again once a new conversation is on show: the sidebar was drawn before it was loaded, and
+    its note on what a shared link carries names the conversation on show."""
+    st.rerun()
 
 
 on_show = state.loaded()
@@ -47,6 +53,8 @@ with sample_tab:
                 use(loading.load_sample(choice))
             except CompactionError as error:
                 st.error(f"Could not load {choice}: {error}")
+            else:
+                show_loaded()
 
 with generate_tab:
     kind = st.radio("Kind", ("realistic", "seed-demo"), horizontal=True, key="generate_kind",
@@ -75,6 +83,8 @@ with generate_tab:
             except CompactionError as error:
                 status.update(label="Could not generate.", state="error")
                 st.error(str(error))
+            else:
+                show_loaded()
 
 with upload_tab:
     uploaded = st.file_uploader(
@@ -96,6 +106,8 @@ with upload_tab:
                     done = (uploaded.file_id, str(error))
             reading.empty()
             st.session_state[_UPLOAD_DONE] = done
+            if done[1] is None:
+                show_loaded()
         if done[1]:
             st.error(f"**{literal(uploaded.name)} could not be read**, so the previous conversation stays loaded.\n\n"
                      f"{literal(done[1])}")
@@ -111,8 +123,9 @@ counts = tables.tool_call_counts(history.messages)
 format_col, messages_col, size_col, calls_col = st.columns(4)
 format_col.metric("Format", loading.format_title(conversation.format))
 messages_col.metric("Messages", f"{len(history.messages):,}")
-size_col.metric(f"Size ({UNIT_LABELS[unit]})", describe(history.size, unit, model),
-                help="Characters of the message list as the tutorial measures it: len(str(messages)).")
+size_col.metric(f"Size ({'characters' if unit == CHARS else 'tokens'})", compact_number(convert(history.size, unit, model)),
+                help=f"{convert(history.size, unit, model):,} {SIZE_WORDS[unit]}: the message list as the tutorial "
+                     "measures it, len(str(messages)).")
 calls_col.metric("Tool calls", f"{int(counts['calls'].sum()):,}")
 if history.overhead:
     st.caption(f"The system prompt and tool definitions add {describe(history.overhead, unit, model)}; they count "

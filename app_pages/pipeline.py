@@ -6,49 +6,30 @@ from compaction.layers.fates import FATE_TEXT, message_fates
 from compaction.layers.pipeline import LAYER_TITLES
 from compaction.layers.pipeline_data import stage_rows
 from compaction.storage.outputs import safe_name
+from dashboard.render import log_view
 from dashboard.render.charts import fate_strip_figure, waterfall_figure
 from dashboard.render.html_report import report_html
-from dashboard.render.narrative import fate_counts, l4_headline, layer_captions
+from dashboard.render.narrative import fate_counts, layer_captions
 from dashboard.render.pairs import pair_verdict
 from dashboard.render.text import literal
-from dashboard.render.units import UNIT_LABELS, convert, describe, percent
-from dashboard.ui import state
+from dashboard.render.units import UNIT_LABELS, convert, describe
+from dashboard.ui import pass_view, state
 
 CHART_CONFIG = {"displayModeBar": False}
 
+loaded = state.loaded()
+st.title("Pipeline")
+st.caption(f"**{literal(loaded.label)}** through the four layers in one pass, cheapest first: L3 saves huge outputs "
+           "to disk, L1 snips the middle, L2 swaps old tool results for placeholders, and only if the history is "
+           "still over CONTEXT_LIMIT does L4 ask an LLM for a summary. The numbers are the tutorial's names for "
+           "the layers, so they run in the order L3, L1, L2, L4: the ones that cost nothing first, the one that "
+           "needs an extra AI call last. Over a whole session, call by call: the Replay page.")
+view = pass_view.log_view_switch()
 result = state.result()
 unit = state.unit()
 model = result.stages[0].history.token_model
-loaded = state.loaded()
 first, final = result.stages[0], result.final
-
-st.title("Pipeline")
-st.caption(f"**{literal(loaded.label)}** through the four layers, cheapest first: L3 saves huge outputs to disk, "
-           "L1 snips the middle, L2 swaps old tool results for placeholders, and only if the history is "
-           "still over CONTEXT_LIMIT does L4 ask an LLM for a summary. The numbers are the tutorial's names for "
-           "the layers, so they run in the order L3, L1, L2, L4: the ones that cost nothing first, the one that "
-           "needs an extra AI call last.")
-
-saved_share = 100 * result.saved / first.size if first.size else 0.0
-l4_value, l4_help = l4_headline(result)
-size_col, final_col, saved_col, l4_col = st.columns(4)
-size_col.metric("Loaded", describe(first.size, unit, model), help=f"{first.count:,} messages")
-final_col.metric("Sent to the model", describe(final.size, unit, model), help=f"{final.count:,} messages")
-saved_col.metric("Saved", f"{saved_share:.1f} %", help=f"{describe(result.saved, unit, model)} removed")
-l4_col.metric("L4 summary", l4_value, help=l4_help)
-lost = state.pipeline_loss(result)
-dropped_col, placeholder_col, kept_col, _ = st.columns(4)
-dropped_col.metric("Dropped without a summary", f"{lost.dropped_messages:,} messages",
-                   help=f"{describe(lost.dropped_chars, unit, model)}: what L1 snipped from the middle. L4 summarises "
-                        "only what is left after L1, so these messages reach no summary.")
-placeholder_col.metric("Tool results replaced", f"{len(result.placeholders):,}",
-                       help="Old tool results L2 swapped for a one-line placeholder (their text is gone from what "
-                            "is sent; the model is told it can run the tool again).")
-kept_col.metric("Artifacts still sent", percent(lost.artifact_retention),
-                help="Of the files read or written, errors seen and constraints the person stated in the loaded "
-                     "conversation: the share still present word for word in what is sent.")
-st.caption(f"L4: {l4_help}. What this costs over a whole session, with prompt caching, and which names the "
-           "model then used without seeing them: the Replay page.")
+pass_view.headline(result, unit)
 
 verdict = pair_verdict(result, limit=10)
 if verdict.level == "broken":
@@ -62,8 +43,9 @@ else:  # only what the loaded conversation already had: the Conversation page sa
 
 stem = safe_name(loaded.label.rsplit(".", 1)[0])
 replay_later = state.replay_later()
+view_note = log_view.view_sentence(view, unit)
 st.download_button(
-    "Download report", data=lambda: report_html(result, replay_later(), loaded.label, unit),
+    "Download report", data=lambda: report_html(result, replay_later(), loaded.label, unit, view_note),
     file_name=f"{stem}_report.html", mime="text/html", on_click="ignore", icon=":material/description:",
     key="download_report",
     help="One HTML file to send: these settings, the charts, the replay and what changed. It opens in any "
@@ -82,7 +64,7 @@ if first.history.overhead:
 st.subheader("What happened to each message")
 fates = message_fates(result)
 roles = [message.get("role", "?") for message in first.messages]
-st.plotly_chart(fate_strip_figure(fates, first.history.sizes, roles, unit), width="stretch",
+st.plotly_chart(fate_strip_figure(fates, first.history.sizes, roles, unit, model, first.history.origins), width="stretch",
                 config=CHART_CONFIG, key="fate_strip")
 st.caption("Messages, counted one by one (a message can hold several tool results) — " + " · ".join(f"{FATE_TEXT[fate]}: **{count:,}**"
                                      for fate, count in fate_counts(result).items()))

@@ -3,9 +3,8 @@ Back and Next, for a live demo to people who do not code. The words are in dashb
 
 import streamlit as st
 
-from dashboard.render.charts import waterfall_figure
 from dashboard.render.glossary import glossary_markdown
-from dashboard.render.tour import TOUR_SETTINGS, blocks_figure, row_label, tour_numbers
+from dashboard.render.tour import TOUR_SETTINGS, blocks_figure, row_label, saving_figure, tour_numbers
 from dashboard.render.tour_text import STEPS
 from dashboard.ui import loading, state
 from dashboard.ui.navigation import PAGES_DIR
@@ -28,7 +27,8 @@ step = STEPS[number]
 st.title("Guided tour")
 st.caption("How an AI agent keeps its conversation small enough, in six steps on the tutorial's example. "
            "This tour ignores the sidebar: it always uses the example conversation with CONTEXT_LIMIT "
-           f"{TOUR_SETTINGS.context_limit:,} characters.")
+           f"{TOUR_SETTINGS.context_limit:,} characters (the tutorial's default is 50,000: too big for every layer to "
+           "act on so small an example), and the offline summariser, which needs no AI.")
 st.progress((number + 1) / len(STEPS), text=f"Step {number + 1} of {len(STEPS)}: {step.title}")
 st.caption(" → ".join(f"**{s.title.split(':')[0]}**" if s is step else s.title.split(":")[0] for s in STEPS))
 
@@ -46,7 +46,7 @@ if step.key == "intro":
     figure = blocks_figure([(row_label("The whole conversation", stages["input"].history), stages["input"].history)],
                            limit=TOUR_SETTINGS.context_limit)
 elif step.key == "recap":
-    figure = waterfall_figure(result, "chars", log_scale=True)
+    figure = saving_figure(result)
 else:
     before, after = stages[BEFORE[step.key]].history, stages[step.key].history
     figure = blocks_figure([(row_label("Before", before), before), (row_label("After", after), after)],

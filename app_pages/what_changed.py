@@ -4,16 +4,21 @@ download of the compacted conversation."""
 import streamlit as st
 
 from compaction.storage.outputs import safe_name
-from dashboard.render import tables
+from dashboard.render import log_view, tables
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, convert, describe
-from dashboard.ui import state, views
+from dashboard.ui import pass_view, state, views
 from dashboard.ui.loading import compacted_json
 
+loaded = state.loaded()
+st.title("What changed")
+st.caption(f"Exactly what the layers took out of **{literal(loaded.label)}** in one pass and what they put in its "
+           "place. Message numbers count the loaded conversation from 0, as on the Conversation page.")
+view = pass_view.log_view_switch()
 result = state.result()
 unit = state.unit()
-loaded = state.loaded()
 original = result.stages[0].history
+positions = {origin: at for at, origin in enumerate(original.origins) if origin is not None}
 model = original.token_model
 size_label = f"size ({UNIT_LABELS[unit]})"
 max_size = max(1, convert(max(original.sizes, default=1), unit, model))
@@ -22,10 +27,6 @@ max_size = max(1, convert(max(original.sizes, default=1), unit, model))
 def size_bar(label: str, maximum: int):
     return st.column_config.ProgressColumn(label, format="compact", min_value=0, max_value=max(maximum, 1))
 
-
-st.title("What changed")
-st.caption(f"Exactly what the layers took out of **{literal(loaded.label)}** and what they put in its place. "
-           "Message numbers count the loaded conversation from 0, as on the Conversation page.")
 
 st.header("L1: snipped from the middle")
 if not result.snipped:
@@ -42,14 +43,14 @@ else:
         title = (f"Messages {snipped_range.start}–{snipped_range.end}: {snipped_range.count:,} messages, "
                  f"{describe(snipped_range.size, unit, model)}")
         with st.expander(title):
-            frame = tables.message_frame(original, unit, snipped_range.indices)
+            frame = tables.message_frame(original, unit, [positions[i] for i in snipped_range.indices], by_origin=True)
             event = st.dataframe(frame, hide_index=True, width="stretch", height=280, on_select="rerun",
                                  selection_mode="single-row", key=f"snipped_table_{number}",
                                  column_config={"size": size_bar(size_label, max_size)})
             row = views.selected_row(event)
             index = int(frame.iloc[row if row is not None else 0]["index"])
             st.caption("Select a row to read another of the snipped messages.")
-            views.message_viewer(original, index, unit, key=f"snipped_message_{number}")
+            views.message_viewer(original, positions[index], unit, key=f"snipped_message_{number}", number=index)
 
 st.header("L2: old tool results replaced by a placeholder")
 if not result.placeholders:
@@ -83,11 +84,17 @@ else:
     if state.summarizer_choice() == state.CLAUDE and state.claude_result() is None:
         st.caption("This is the offline summary: press **Summarise with Claude** in the sidebar to ask Claude.")
 
+if view.view == log_view.AFTER_LAST and view.left_out:
+    st.caption("The agent's own summary, sent ahead of what the layers ran on, is kept as it is: a summary is never "
+               "summarised again.")
+
 st.header("Download")
 stem = safe_name(loaded.label.rsplit(".", 1)[0])
+# after the log's last compaction, what is sent starts with the agent's own summary, as it was
+ahead = [original.originals[index] for index in view.left_out] if view.view == log_view.AFTER_LAST else []
 st.download_button(
     "Download the compacted conversation (JSON)",
-    data=lambda: compacted_json(result, loaded.conversation),
+    data=lambda: compacted_json(result, loaded.conversation, ahead),
     file_name=f"{stem}_compacted.json", mime="application/json", on_click="ignore",
     icon=":material/download:", key="download_compacted")
 st.caption(f"{result.final.count:,} message{'' if result.final.count == 1 else 's'}, {describe(result.final.size, unit, model)}: what would be sent to "

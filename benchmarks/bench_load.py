@@ -2,7 +2,7 @@
 
 Each session uploads its own generated conversation, opens the Pipeline page and moves sliders with the
 keyboard; after every step it waits until the page shows the size the engine computes for that
-conversation and those settings ("Sent to the model"), so every result is checked, not just rendered.
+conversation and those settings ("Sent, one pass"), so every result is checked, not just rendered.
 Reports the latency of each step (action -> correct value on screen) as p50 / p95 / max, and the
 server's peak resident memory (VmHWM from /proc, the server and its children).
 
@@ -29,7 +29,7 @@ from compaction import run_pipeline  # noqa: E402
 from compaction.generate import realistic_session  # noqa: E402
 from compaction.model.settings import DEFAULTS  # noqa: E402
 from compaction.storage.outputs import OutputStore  # noqa: E402
-from dashboard.render.units import CHARS, describe  # noqa: E402
+from dashboard.render.units import compact_number  # noqa: E402
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 STEP_TIMEOUT_MS = 120_000  # hang detection per step
@@ -71,7 +71,7 @@ class LoadReport:
 
 
 def write_conversations(folder: Path, sessions: int, turns: int) -> list[tuple[Path, dict[str, str]]]:
-    """One generated conversation per session, and the 'Sent to the model' value after each step.
+    """One generated conversation per session, and the 'Sent, one pass' value (characters) after each step.
 
     Seeds are picked so that every step changes the value shown: a step whose result looked the same
     as the one before could pass before the rerun finished.
@@ -82,10 +82,10 @@ def write_conversations(folder: Path, sessions: int, turns: int) -> list[tuple[P
         messages = realistic_session(turns=turns, seed=seed)
         with tempfile.TemporaryDirectory() as root:
             store = OutputStore(root)
-            expected = {"upload": describe(run_pipeline(messages, DEFAULTS, store).final.size, CHARS)}
+            expected = {"upload": compact_number(run_pipeline(messages, DEFAULTS, store).final.size)}
             for step, _, _, changes in STEPS:
                 result = run_pipeline(messages, DEFAULTS.replace(**changes), store)
-                expected[step] = describe(result.final.size, CHARS)
+                expected[step] = compact_number(result.final.size)
         shown = list(expected.values())
         if any(before == after for before, after in zip(shown, shown[1:], strict=False)):
             continue
@@ -120,7 +120,7 @@ async def _session(browser, url: str, upload: Path, expected: dict[str, str], re
         page = await context.new_page()
         await page.goto(url)
         await page.wait_for_selector(IDLE, state="attached", timeout=STEP_TIMEOUT_MS)
-        sent = page.locator("[data-testid='stMetric']", has_text="Sent to the model").locator(
+        sent = page.locator("[data-testid='stMetric']", has_text="Sent, one pass").locator(
             "[data-testid='stMetricValue']")
 
         async def timed(step: str, action) -> None:

@@ -79,10 +79,29 @@ def test_cost_and_loss_measures_are_shown_when_the_replay_has_them():
               "calibration": {"tokens_per_char": 0.3, "overhead_tokens": 15000, "median_abs_error": 0.04,
                               "calls": 12}}
     section = measures_section(totals)
-    assert "<td>Estimated cost, with prompt caching</td><td>$1.50</td>" in section
-    assert "<td>Estimated cost without prompt caching</td><td>$4.25</td>" in section
+    assert "<td>Modelled cost of every call, with prompt caching</td><td>$1.50</td>" in section
+    assert "<td>Modelled cost of every call, without prompt caching</td><td>$4.25</td>" in section
+    assert "<td>What this session cost according to its log</td><td>$2.40</td>" in measures_section(
+        totals | {"recorded_cost_usd": 2.4})
     assert "<td>7</td>" in section and "<td>88 %</td>" in section
     assert ("<td>tokens per character 0.300, overhead 15,000 tokens, median error 4.0%, fitted on 12 calls</td>"
             in section)
     assert "<td>Token estimate calibrated on the log&#x27;s recorded usage" in section
     assert measures_section({"calibration": None}) == ""  # no usage recorded: nothing to show
+
+
+def test_report_on_a_log_that_compacted_itself_says_what_it_cost_and_how_far_to_trust_it(tmp_path):
+    out = tmp_path / "report.html"
+    log = ROOT / "sample_data" / "claude_code_long_session.jsonl"
+    done = cli("report", log, "--store", tmp_path / "store", "-o", out)
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    # the one pass leaves the agent's own summaries out, and says so
+    assert "This log compacted itself twice. The layers run on the whole history with the agent&#x27;s own 2 " \
+           "summaries left out" in page
+    # like for like: no compaction stops at call 156, so both sides cover calls 1-155
+    assert "Without compaction the agent stops at call 156 of 320" in page
+    assert "<h3>Like for like: calls 1–155</h3>" in page and "saved vs no compaction, calls 1–155" in page
+    assert "what this session cost (its log)" in page and "What this session cost: $9.98" in page
+    assert "<h3>How far to trust the what-if: the log's own compactions</h3>" in page
+    assert "<td>133</td><td>167,285</td>" in page  # the log's first compaction, before call 133

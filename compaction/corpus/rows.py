@@ -15,6 +15,7 @@ from compaction.corpus.files import SessionFile, checked_path, project_of_cwd
 from compaction.errors import CompactionError
 from compaction.importers import load_conversation
 from compaction.importers.formats import title_of
+from compaction.measures.cost import Prices
 from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
@@ -33,7 +34,7 @@ LOG_COLUMNS = ("path", "project", "session", "format", "format_title", "first_ti
 REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
                   "reactive", "over_window_calls", "tool_output_kept",
                   "recorded_cost_usd",  # what the log's own calls cost, each at its response's model
-                  "cost_usd",  # what the settings would send would cost, with prompt caching
+                  "cost_usd",  # with prompt caching, as the log says (or at the job's prices)
                   "price_notes",  # each model the price table lacks (priced at the settings' prices), once
                   "cost_usd_no_cache",
                   "cache_hit_rate",
@@ -50,6 +51,7 @@ class Job:
     model_window_tokens: int = MODEL_WINDOW_TOKENS
     x: tuple[str, tuple[int, ...]] | None = None  # the corpus sweep's axes, None for rows only
     y: tuple[str, tuple[int, ...]] | None = None
+    prices: Prices | None = None  # the person's prices; None: each call as its log says (measures/billing.py)
 
 
 def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
@@ -72,7 +74,7 @@ def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
             row.update(replay_facts(history, job, scratch))
             if job.x is not None:
                 result = sweep(history, job.x, job.y, job.settings, model_window_tokens=job.model_window_tokens,
-                               store=SweepStore(scratch / "sweep"))
+                               store=SweepStore(scratch / "sweep"), prices=job.prices)
                 row["sweep"] = result.cells
     except (CompactionError, OSError) as error:
         row["error"] = _error_text(error, item)
@@ -122,7 +124,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
 def replay_facts(history: History, job: Job, scratch: Path) -> dict[str, Any]:
     """The replay's totals at the job's settings, and how many calls would send a broken pairing."""
     result = replay(history, job.settings, store=SweepStore(scratch / "replay"), summarizer=OfflineSummarizer(),
-                    model_window_tokens=job.model_window_tokens)
+                    model_window_tokens=job.model_window_tokens, prices=job.prices)
     totals = result.totals
     facts = {name: totals[name] for name in REPLAY_COLUMNS}
     # a call's history is at most max_messages long once L1 acts, so this stays linear in the session

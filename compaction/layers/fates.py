@@ -13,18 +13,26 @@ FATE_TEXT = {
 
 
 def message_fates(result: PipelineResult) -> list[str]:
-    """One fate per message of the pipeline's input, the latest layer that touched it winning."""
-    fates = ["kept"] * result.stages[0].count
+    """One fate per message of the pipeline's input, the latest layer that touched it winning.
+
+    Events name original messages (their origins); the input may be part of a conversation (a log's
+    history after its own compaction), so each origin is found at its position in the input."""
+    origins = result.stages[0].history.origins
+    position = {origin: at for at, origin in enumerate(origins) if origin is not None}
+    fates = ["kept"] * len(origins)
+
+    def mark(origin: int | None, fate: str) -> None:
+        if origin in position:
+            fates[position[origin]] = fate
+
     for event in result.persisted:
-        if event.index is not None:
-            fates[event.index] = "persisted"
+        mark(event.index, "persisted")
     for snipped in result.snipped:
         for index in snipped.indices:
-            fates[index] = "snipped"
+            mark(index, "snipped")
     for event in result.placeholders:
-        if event.index is not None:
-            fates[event.index] = "placeholder"
+        mark(event.index, "placeholder")
     if result.summary is not None and result.summary.succeeded:
         for index in result.summary.summarized_indices:
-            fates[index] = "summarised"
+            mark(index, "summarised")
     return fates

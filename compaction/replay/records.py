@@ -128,7 +128,11 @@ class ReplayResult:
         last = calls[-1] if calls else None
         summaries = [e for c in calls for e in c.events if isinstance(e, SummaryEvent) and e.triggered]
         measured = [c.measures for c in calls if c.measures is not None]
-        runs = [c for c in calls if c.raw_runs]  # the calls both the strategy and no compaction could make
+        # like for like: the calls both the strategy and no compaction could make, the calls before the
+        # one where the uncompacted agent stops (its prompt too long); every comparison with no compaction
+        # (tokens, the share saved, the cost) is over these calls only
+        stop = self.raw_stop_call
+        runs = calls if stop is None else calls[:stop]
         recorded_costs = [m.recorded["cost_usd"] for m in measured if m.recorded and m.recorded.get("cost_usd")
                           is not None]
         compared = [c.measures.cost_usd for c in runs if c.measures is not None]
@@ -136,6 +140,7 @@ class ReplayResult:
         written = sum(m.cache_write for m in measured[1:])
         recorded = [m.recorded["context_tokens"] for m in measured if m.recorded]
         raw_sent = sum(c.raw_tokens for c in runs)
+        sent_compared = sum(c.tokens for c in runs)
         return {
             "strategy": self.strategy,
             "calls": len(calls),
@@ -145,10 +150,11 @@ class ReplayResult:
             "reactive": sum(1 for c in calls if "reactive" in c.acted),
             "compact_tool": sum(1 for c in calls if "compact_tool" in c.acted),
             "tokens_sent": last.tokens_total if last else 0,
-            # without compaction, only the calls the model window accepts could be made
+            # without compaction, only the calls before the model window refuses one could be made
             "raw_tokens_sent": raw_sent,
-            "saved_share": 1 - last.tokens_total / raw_sent if last and raw_sent else None,
-            "raw_stop_call": self.raw_stop_call,
+            "tokens_sent_compared": sent_compared,
+            "saved_share": 1 - sent_compared / raw_sent if raw_sent else None,
+            "raw_stop_call": stop,
             "peak_chars": max((c.chars for c in calls), default=0),
             "peak_tokens": max((c.tokens for c in calls), default=0),
             "raw_peak_tokens": max((c.raw_tokens for c in calls), default=0),

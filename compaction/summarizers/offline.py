@@ -1,8 +1,8 @@
 """The default summariser: deterministic, no network, built from the conversation itself.
 
 It fills the five headings of the tutorial's summary prompt from what the history shows: the
-user's requests, the tool calls' inputs (paths, commands), the errors seen and the assistant's
-latest words. An earlier summary in the history (the agent loop keeps summaries) is read back
+user's requests (not the lines the agent injected into the user's turn: injected.py), the tool
+calls' inputs (paths, commands), the errors seen and the assistant's latest words. An earlier summary in the history (the agent loop keeps summaries) is read back
 section by section, so the goal, files and constraints survive any number of compactions.
 """
 
@@ -19,6 +19,7 @@ from compaction.model.messages import (
     tool_results,
     tool_uses,
 )
+from compaction.summarizers.injected import typed_text
 
 NAME = "offline"
 MAX_REMEMBERED = 200_000  # messages whose notes a summariser keeps
@@ -139,8 +140,9 @@ def _notes_of(message: Message) -> _MessageNotes:
     if is_summary(message):
         summary = summary_body(message)
     elif message.get("role") == "user" and text and not text.startswith(SNIP_PREFIX):
-        requests = (_first_line(text, 200),)
-        constraints = tuple(s for s in _sentences(text) if _CONSTRAINT.search(s))
+        typed = typed_text(message).strip()  # the agent's own lines are no task and no constraint
+        requests = (_first_line(typed, 200),) if typed else ()
+        constraints = tuple(s for s in _sentences(typed) if _CONSTRAINT.search(s))
     assistant = message.get("role") == "assistant" and bool(text)
     calls, read, changed, commands = [], [], [], []
     for use in tool_uses(message):

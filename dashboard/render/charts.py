@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from compaction.layers.fates import FATE_TEXT, FATES
 from compaction.layers.pipeline import LAYER_TITLES, PipelineResult
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
-from dashboard.render.units import SHORT, UNIT_LABELS, compact_number, convert
+from dashboard.render.units import CHARS, SHORT, SIZE_WORDS, compact_number, convert
 
 FATE_COLORS = {
     "kept": "#4c78a8",
@@ -67,10 +67,12 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     ))
     limit = convert(result.settings.context_limit, unit, model)
     figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR)
-    figure.add_annotation(text=f"CONTEXT_LIMIT<br>{limit:,} {SHORT[unit]}", xref="paper", x=1, xanchor="left",
+    # in tokens the limit is the messages' alone: the Replay chart's line adds the overhead a call sends
+    limit_text = f"{limit:,} {SHORT[unit]}" if unit == CHARS else f"{limit:,} tokens<br>without the overhead"
+    figure.add_annotation(text=f"CONTEXT_LIMIT<br>{limit_text}", xref="paper", x=1, xanchor="left",
                           yref="y", y=math.log10(max(limit, 1)) if log_scale else limit, yanchor="middle",
                           showarrow=False, align="left", font={"color": LIMIT_COLOR})
-    yaxis = {"title": f"history size ({UNIT_LABELS[unit]})", "type": "log" if log_scale else "linear",
+    yaxis = {"title": f"history size ({SIZE_WORDS[unit]})", "type": "log" if log_scale else "linear",
              "tickformat": ","}
     if log_scale:
         yaxis |= plain_log_ticks(min([size for size in sizes if size > 0] + [limit]), max(sizes + [limit]))
@@ -78,22 +80,24 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
         yaxis=yaxis,
         xaxis={"tickangle": 0},
         showlegend=False,
-        margin={"t": 30, "b": 10, "l": 10, "r": 120},
+        margin={"t": 30, "b": 10, "l": 10, "r": 150},
         height=460,
     )
     return figure
 
 
 def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit: str,
-                      model: TokenModel = DEFAULT_TOKEN_MODEL) -> go.Figure:
-    """One thin bar per original message, coloured by what the pipeline did to it."""
+                      model: TokenModel = DEFAULT_TOKEN_MODEL, numbers: list[int | None] | None = None) -> go.Figure:
+    """One thin bar per original message, coloured by what the pipeline did to it. `numbers`: each
+    message's number in the loaded conversation when the pass ran on part of it (a self-compacted log)."""
     figure = go.Figure()
+    numbers = list(range(len(fates))) if numbers is None else numbers
     for fate in FATES:
         indices = [i for i, f in enumerate(fates) if f == fate]
         if not indices:
             continue
         figure.add_trace(go.Bar(
-            x=indices,
+            x=[numbers[i] for i in indices],
             y=[1] * len(indices),
             name=f"{fate}: {FATE_TEXT[fate]}",
             marker={"color": FATE_COLORS[fate], "line": {"width": 0}},
@@ -109,7 +113,7 @@ def fate_strip_figure(fates: list[str], sizes: list[int], roles: list[str], unit
         margin={"t": 10, "b": 10, "l": 10, "r": 10},
         yaxis={"visible": False, "range": [0, 1]},
         xaxis={"title": "message number in the loaded conversation (oldest on the left)",
-               "range": [-0.5, len(fates) - 0.5]},
+               "range": [min(numbers, default=0) - 0.5, max(numbers, default=0) + 0.5]},
         legend={"orientation": "h", "y": -0.55, "x": 0},
     )
     return figure
@@ -119,8 +123,9 @@ def tool_calls_figure(counts: pd.DataFrame) -> go.Figure:
     """Horizontal bars: calls per tool, most called on top."""
     ordered = counts.iloc[::-1]
     calls, tools = ordered["calls"].tolist(), ordered["tool"].tolist()
+    # counts written level, outside short bars: inside a thin bar plotly turns them 90 degrees
     figure = go.Figure(go.Bar(x=calls, y=tools, orientation="h", marker={"color": "#4c78a8"}, text=calls,
-                              textposition="auto"))
-    figure.update_layout(height=max(160, 40 + 28 * len(counts)), margin={"t": 10, "b": 10, "l": 10, "r": 10},
-                         xaxis_title="calls")
+                              textposition="outside", textangle=0, cliponaxis=False))
+    figure.update_layout(height=max(160, 40 + 28 * len(counts)), margin={"t": 10, "b": 10, "l": 10, "r": 40},
+                         xaxis_title="calls", uniformtext={"minsize": 10, "mode": "show"})
     return figure

@@ -13,15 +13,16 @@ GLOSSARY = {
     "tool call": "The model asks a program to do something: read a file, run a command.",
     "tool result": "What the program sends back (its output). It goes into the conversation, so big outputs "
                    "make the context grow fast.",
-    "CONTEXT_LIMIT": "The size (in characters) the conversation may reach before the agent asks the model for a "
-                     "summary. The tutorial uses 50,000.",
+    "CONTEXT_LIMIT": "The size (in characters) the conversation may reach before the agent asks for a summary. "
+                     "The tutorial uses 50,000; the guided tour uses 8,000, so that its small example reaches every "
+                     "layer.",
     "placeholder": "A one-line note put in place of an old tool result: *\"Earlier tool result compacted. Re-run "
                    "if needed.\"* (layer 2).",
     "snip": "Dropping messages from the middle of a long conversation, keeping the start (the task) and the "
             "newest ones; a short note says how many were cut (layer 1).",
-    "summary": "One message, written by a model, that replaces the whole conversation: the goal, what was "
-               "found, the files, the work left and the person's constraints (layer 4). The full conversation is "
-               "saved to a file first.",
+    "summary": "One message that replaces the whole conversation: the goal, what was found, the files, the work "
+               "left and the person's constraints (layer 4). A real agent has a model write it; here the offline "
+               "summariser writes it unless you ask Claude. The full conversation is saved to a file first.",
     "cache": "The provider keeps what was sent last time; when the next call starts with exactly the same "
              "text, that part is billed at a tenth of the price. Changing an old message (a placeholder, a "
              "snip, a summary) ends the match there, so compaction trades fewer tokens for fewer cache hits.",

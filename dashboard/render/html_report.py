@@ -17,10 +17,13 @@ from plotly.offline import get_plotlyjs
 from compaction.layers.pipeline import PipelineResult
 from compaction.model.settings import HELP
 from compaction.replay.loop import ReplayResult
+from dashboard.render import comparison
 from dashboard.render.charts import waterfall_figure
+from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
 from dashboard.render.glossary import GLOSSARY
 from dashboard.render.narrative import l4_headline, layer_captions
 from dashboard.render.pairs import pair_verdict
+from dashboard.render.price_words import priced_sentence, session_cost_sentence, session_cost_text
 from dashboard.render.replay_chart import replay_figure
 from dashboard.render.setting_words import setting_label
 from dashboard.render.tables import placeholder_frame, snipped_frame
@@ -47,12 +50,13 @@ footer { margin-top: 3rem; color: #777; font-size: 0.85rem; }
 """
 # Totals the replay may carry (cost and loss measures), in the order shown, with their plain title.
 MEASURES = {
-    "cost_usd": "Estimated cost, with prompt caching",
-    "cost_usd_no_cache": "Estimated cost without prompt caching",
+    "cost_usd": "Modelled cost of every call, with prompt caching",
+    "cost_usd_no_cache": "Modelled cost of every call, without prompt caching",
+    "recorded_cost_usd": "What this session cost according to its log",
     "cache_read_tokens": "Tokens read from the cache",
     "cache_write_tokens": "Tokens written to the cache",
     "blind_references": "Blind references: names the model used after compaction had removed where they appeared",
-    "artifact_retention": "Artifacts still seen at the last call (files, errors, the person's constraints)",
+    "artifact_retention": "Artifacts still sent at the loop's last call (files, errors, the person's constraints)",
     "calibration": "Token estimate calibrated on the log's recorded usage",
 }
 
@@ -84,7 +88,7 @@ def _figure(value: str, label: str) -> str:
 
 
 def _measure_value(name: str, value: Any) -> str:
-    if name.startswith("cost_usd") and isinstance(value, int | float):
+    if (name.startswith("cost_usd") or name == "recorded_cost_usd") and isinstance(value, int | float):
         return dollars(value)
     if name == "artifact_retention" and isinstance(value, int | float):
         return percent(value)
@@ -129,13 +133,33 @@ def _replay_section(replay: ReplayResult | None) -> str:
     if not replay.calls:
         return "<h2>Over the whole session</h2><p>The conversation has no model reply, so nothing to replay.</p>"
     totals = replay.totals
-    figures = (_figure(f"{totals['calls']:,}", "model calls") + _figure(f"{totals['tokens_sent']:,}", "tokens sent")
-               + _figure(f"{totals['raw_tokens_sent']:,}", "tokens without compaction")
+    compared, whole = comparison.range_label(replay), comparison.whole_label(replay)
+    like = (_figure(f"{totals['tokens_sent_compared']:,}", f"tokens sent, {compared}")
+            + _figure(f"{totals['raw_tokens_sent']:,}", f"without compaction, {compared}")
+            + _figure(percent(totals["saved_share"]), f"saved vs no compaction, {compared}")
+            + _figure(dollars(totals["cost_usd_compared"]), f"cost, {compared}")
+            + _figure(dollars(totals["raw_cost_usd"]), f"cost without compaction, {compared}"))
+    session = (_figure(f"{totals['calls']:,}", "model calls") + _figure(f"{totals['tokens_sent']:,}", f"tokens sent, {whole}")
+               + _figure(dollars(totals["cost_usd"]), f"cost, {whole}")
+               + _figure(session_cost_text(replay), "what this session cost (its log)")
                + _figure(f"{totals['summaries']:,}", "summaries"))
     return ("<h2>Over the whole session</h2><p>Before every model call the four layers run on the history so far, "
-            "as in the agent's loop. Grey: what each call would send without compaction; blue: what is sent. "
-            f'Sizes in estimated tokens.</p><div class="figures">{figures}</div>' + _chart(replay_figure(replay))
-            + measures_section(totals))
+            "as in the agent's loop. Grey: what each call would send without compaction; blue: what is sent; "
+            "orange, for a log with usage: what the agent really sent. Sizes in estimated tokens, with the "
+            f"overhead.</p><p><b>{esc(comparison.stop_headline(replay))}</b></p>"
+            f'<h3>Like for like: {esc(compared)}</h3><div class="figures">{like}</div>'
+            f'<h3>The whole session: {esc(whole)}</h3><div class="figures">{session}</div>'
+            f"<p>{esc(session_cost_sentence(replay))} {esc(priced_sentence(replay))}</p>"
+            + _chart(replay_figure(replay)) + _fidelity_section(replay) + measures_section(totals))
+
+
+def _fidelity_section(replay: ReplayResult) -> str:
+    found = fidelity_of(replay)
+    if found is None:
+        return ""
+    frame = fidelity_frame(found)
+    return ("<h3>How far to trust the what-if: the log's own compactions</h3>"
+            + _table(list(frame.columns), frame.values.tolist()) + f"<p>{esc(fidelity_sentence(found, replay))}</p>")
 
 
 def _changes_section(result: PipelineResult, unit: str) -> str:
@@ -170,8 +194,10 @@ def _changes_section(result: PipelineResult, unit: str) -> str:
     return "".join(parts)
 
 
-def report_html(result: PipelineResult, replay: ReplayResult | None, source: str, unit: str = "chars") -> str:
-    """The whole report as one HTML document."""
+def report_html(result: PipelineResult, replay: ReplayResult | None, source: str, unit: str = "chars",
+                view_note: str | None = None) -> str:
+    """The whole report as one HTML document. `view_note`: what the one pass ran on, for a log that
+    compacted itself (dashboard/render/log_view.py)."""
     model = result.stages[0].history.token_model
     first, final = result.stages[0], result.final
     saved = 100 * (first.size - final.size) / first.size if first.size else 0.0
@@ -179,8 +205,10 @@ def report_html(result: PipelineResult, replay: ReplayResult | None, source: str
     captions = layer_captions(result, unit)
     layers = "".join(f"<p><b>{layer}.</b> {esc(captions[layer])}</p>" for layer in ("L3", "L1", "L2", "L4"))
     figures = (_figure(describe(first.size, unit, model), f"loaded, {first.count:,} messages")
-               + _figure(describe(final.size, unit, model), f"sent to the model, {final.count:,} messages")
-               + _figure(f"{saved:.1f} %", "saved") + _figure(l4_value, "L4 summary"))
+               + _figure(describe(final.size, unit, model), f"sent after one pass, {final.count:,} messages")
+               + _figure(f"{saved:.1f} %", "saved, one pass") + _figure(l4_value, "L4 summary"))
+    view = f'<p class="note">{esc(view_note)}</p>' if view_note else ""
+    limit_words = SHORT[unit] if unit == "chars" else "tokens, without the overhead"
     made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     glossary = "".join(f"<dt>{esc(word)}</dt><dd>{esc(meaning.replace('*', ''))}</dd>"
                        for word, meaning in GLOSSARY.items())
@@ -194,13 +222,15 @@ def report_html(result: PipelineResult, replay: ReplayResult | None, source: str
 They run cheapest first: L3 saves huge outputs to disk, L1 snips the middle, L2 puts placeholders in place of
 old tool results, and only if the history is still over CONTEXT_LIMIT does L4 ask a model for a summary
 (the numbers are the tutorial's names, so the order is L3, L1, L2, L4).</p>
+{view}
+<h2>One pass over the loaded conversation</h2>
 <div class="figures">{figures}</div>
 <p>L4: {esc(l4_reason)}.</p>
 {_pairs_section(result)}
 {_settings_section(result, replay)}
 <h2>Size after each layer</h2>
 <p>Sizes in {esc(UNIT_LABELS[unit])}. The red line is CONTEXT_LIMIT
-({convert(result.settings.context_limit, unit, model):,} {esc(SHORT[unit])}).</p>
+({convert(result.settings.context_limit, unit, model):,} {esc(limit_words)}).</p>
 {_chart(waterfall_figure(result, unit))}
 {layers}
 {_replay_section(replay)}

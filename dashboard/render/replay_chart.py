@@ -7,27 +7,28 @@ the previous prompt (a layer broke the prompt cache), one for calls whose respon
 the model no longer saw. Every point carries its call (0-based) as customdata, so a click names it.
 """
 
-import html
-
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from compaction.replay.loop import ACTIONS, ReplayResult
 from dashboard.render.time_charts import (
     ACTION_COLORS,
-    BOUNDARY_COLOR,
+    LABEL_BACKGROUND,
     RAW_COLOR,
     RECORDED_COLOR,
+    RECORDED_NAME,
     SENT_COLOR,
+    STOP_COLOR,
+    STOP_TEXT,
     limit_lines,
+    log_compactions,
 )
 from dashboard.render.timeline import ACTION_TITLES
 
-STOP_COLOR = "#e45756"
+PARTING_COLOR = "#555555"
 CACHE_LANE = "prompt cache broken by a layer"
 BLIND_LANE = "response named what it no longer saw"
 LANE_COLORS = {CACHE_LANE: "#e45756", BLIND_LANE: "#9d755d"}
-STOP_TEXT = "without compaction the agent stops here: prompt too long"
 
 
 def _lanes(result: ReplayResult) -> dict[str, list]:
@@ -58,7 +59,7 @@ def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
     if recorded:
         figure.add_trace(go.Scatter(
             x=[r.call + 1 for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
-            name="what the agent really sent (its log)", mode="lines", line={"color": RECORDED_COLOR, "width": 2},
+            name=RECORDED_NAME, mode="lines", line={"color": RECORDED_COLOR, "width": 2},
             customdata=[r.call for r in recorded],
             hovertemplate="call %{x}: %{y:,} tokens recorded in the log<extra></extra>"), row=1, col=1)
     stop = result.raw_stop_call
@@ -81,27 +82,29 @@ def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
         peak = max(peak, max(r.measures.recorded["context_tokens"] for r in recorded))
     limit_lines(figure, result.settings.context_limit, result.model_window_tokens, peak, log_scale,
                 result.token_model, result.overhead_chars, row=1, col=1)
-    _boundaries(figure, result, peak)
-    figure.update_yaxes(title_text="context sent (tokens)", type="log" if log_scale else "linear", row=1, col=1)
+    log_compactions(figure, result, peak, row=1, col=1)
+    _parting(figure, result)
+    figure.update_yaxes(title_text="context sent (tokens, with the overhead)", type="log" if log_scale else "linear",
+                        row=1, col=1)
     figure.update_yaxes(categoryorder="array", categoryarray=list(reversed(lanes)), row=2, col=1)
     figure.update_xaxes(title_text="model call (one per assistant message)", row=2, col=1)
-    figure.update_layout(height=600, margin={"t": 30, "b": 10, "l": 10, "r": 10}, hovermode="closest",
-                         clickmode="event+select", legend={"orientation": "h", "y": 1.1, "x": 0})
+    # the legend under the chart: above it, it ran into the labels of the lines drawn near the top
+    figure.update_layout(height=660, margin={"t": 30, "b": 10, "l": 10, "r": 10}, hovermode="closest",
+                         clickmode="event+select",
+                         legend={"orientation": "h", "y": -0.12, "yanchor": "top", "x": 0, "xanchor": "left"})
     return figure
 
 
-def _boundaries(figure: go.Figure, result: ReplayResult, peak: int) -> None:
-    """The log's own compactions: unlabelled lines in the top chart (labels side by side would run into
-    each other), named once in the legend, with the tokens before each on hover."""
-    drawn = [boundary for boundary in result.boundaries if boundary.get("call") is not None]
-    for boundary in drawn:
-        figure.add_vline(x=boundary["call"] + 0.5, line_color=BOUNDARY_COLOR, line_width=2, row=1, col=1)
-    if drawn:
-        figure.add_trace(go.Scatter(
-            x=[boundary["call"] + 0.5 for boundary in drawn], y=[peak] * len(drawn), mode="markers",
-            name="Claude Code compacted here (its own log)",
-            marker={"color": BOUNDARY_COLOR, "symbol": "triangle-down", "size": 10},
-            hovertext=[f"Claude Code compacted ({html.escape(str(boundary.get('trigger', '?')))})"
-                       + (f", {boundary['pre_tokens']:,} tokens before" if isinstance(boundary.get("pre_tokens"), int)
-                          else "") for boundary in drawn],
-            hovertemplate="%{hovertext}<extra></extra>"), row=1, col=1)
+PARTING_TEXT = "histories part: recorded tokens before, estimated after"
+
+
+def _parting(figure: go.Figure, result: ReplayResult) -> None:
+    """Where the strategy's history first differs from what the agent sent: before it every call's tokens
+    are the ones the log recorded, after it they are estimated."""
+    parting = result.parting_call
+    if parting is None or not any(call.exact for call in result.calls):
+        return
+    figure.add_vline(x=parting + 0.5, line_dash="dot", line_color=PARTING_COLOR, line_width=2, row=1, col=1)
+    # half-way up, clear of the lines' labels along the top and the limit's low down
+    figure.add_annotation(x=parting + 0.5, xanchor="left", xshift=4, y=0.55, yref="y domain", text=PARTING_TEXT,
+                          showarrow=False, font={"color": PARTING_COLOR}, bgcolor=LABEL_BACKGROUND, row=1, col=1)

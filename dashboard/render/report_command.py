@@ -33,7 +33,9 @@ def add_command(subparsers) -> None:
 def command_report(args: argparse.Namespace) -> int:
     """One self-contained HTML file: the run, its replay and what changed."""
     from compaction.layers.pipeline import run_pipeline
+    from compaction.model.history import prepare
     from compaction.replay.loop import replay
+    from dashboard.render.log_view import WITHOUT_SUMMARIES, log_view, view_sentence
 
     try:
         from dashboard.render.html_report import report_html
@@ -44,8 +46,11 @@ def command_report(args: argparse.Namespace) -> int:
     conversation = load(args)
     summarizer = make_summarizer(args, settings)
     store = make_store(args)
-    result = run_pipeline(conversation, settings, store, summarizer)
+    # as the Pipeline page does: a log's own summaries are not passed through the layers again
+    view = log_view(prepare(conversation), WITHOUT_SUMMARIES)
+    result = run_pipeline(view.history, settings, store, summarizer)
     replayed = replay(conversation, settings, store=store, summarizer=summarizer, model_window_tokens=args.model_window, keep_histories=False)
-    args.output.write_text(report_html(result, replayed, args.file.name), encoding="utf-8")
+    args.output.write_text(report_html(result, replayed, args.file.name, view_note=view_sentence(view, "chars")),
+                           encoding="utf-8")
     print(f"{args.output}: report on {args.file} ({len(conversation.messages):,} messages)")
     return 0

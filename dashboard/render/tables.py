@@ -22,13 +22,16 @@ def message_tools(history: History, index: int) -> str:
     return ", ".join(dict.fromkeys(names))
 
 
-def message_frame(history: History, unit: str, indices: Iterable[int] | None = None) -> pd.DataFrame:
-    """One row per message: index, role, block types, tool, size, first line."""
+def message_frame(history: History, unit: str, indices: Iterable[int] | None = None,
+                  by_origin: bool = False) -> pd.DataFrame:
+    """One row per message: index, role, block types, tool, size, first line. `indices` are positions in
+    `history`; `by_origin` numbers the rows as the loaded conversation does (a pass over part of it)."""
     rows = []
     for index in range(len(history.messages)) if indices is None else indices:
         message = history.messages[index]
+        origin = history.origins[index]
         rows.append({
-            "index": index,
+            "index": origin if by_origin and origin is not None else index,
             "role": message.get("role", "?"),
             "blocks": ", ".join(dict.fromkeys(block_types(message))),
             "tool": message_tools(history, index),
@@ -50,7 +53,7 @@ def snipped_frame(result: PipelineResult, unit: str) -> pd.DataFrame:
     history = result.stages[0].history
     rows = []
     for snipped in result.snipped:
-        first = history.messages[snipped.start] if snipped.start is not None else {}
+        first = history.originals[snipped.start] if snipped.start is not None else {}  # an origin, not a position
         rows.append({
             "from": snipped.start,
             "to": snipped.end,

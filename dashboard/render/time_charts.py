@@ -2,6 +2,9 @@
 replay's own chart is in replay_chart.py). Plain functions to plotly figures, tested without a browser; sizes in estimated tokens
 (what a model bills), CONTEXT_LIMIT converted from characters."""
 
+import html
+from collections.abc import Sequence
+
 import plotly.graph_objects as go
 
 from compaction.measures.registry import MEASURES
@@ -22,6 +25,10 @@ ACTION_COLORS = {"L3": "#f58518", "L1": "#bab0ac", "L2": "#eeca3b", "L4": "#b279
                  "microcompact": "#eeca3b", "auto_compact": "#b279a2", "clear_tool_uses": "#eeca3b",
                  "clear_thinking": "#9d755d", "compact": "#b279a2", "forget": "#bab0ac", "condense": "#b279a2"}
 RECORDED_COLOR = "#f58518"  # what the agent really sent, on every chart
+RECORDED_NAME = "As recorded (its log)"  # the as-recorded strategy's name: its tokens are the recorded ones
+BOUNDARY_NAME = "the agent compacted here (its log)"
+STOP_COLOR = "#e45756"
+STOP_TEXT = "without compaction the agent stops here: prompt too long"
 # one colour per strategy of the registry, the tutorial's first three as they always were, and what the
 # agent did in the recorded line's colour
 _PALETTE = ("#54a24b", "#e45756", "#9d755d", "#ff9da6", "#79706e", "#d67195", "#439894", "#8cd17d",
@@ -30,6 +37,8 @@ STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_l
                    "as-recorded": RECORDED_COLOR}
 STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
+# behind a line's label: the lines crossing it (a compaction, where the histories part) pass behind, readable
+LABEL_BACKGROUND = "rgba(255, 255, 255, 0.85)"
 
 
 def limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak: int, log_scale: bool,
@@ -39,40 +48,85 @@ def limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak:
     limit = limit_tokens(context_limit, model, overhead_chars) if context_limit is not None else 0
     if context_limit is not None:
         figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
-                         f"{compact_number(limit)} tokens", annotation_position="top left",
-                         annotation_font_color=LIMIT_COLOR, **where)
+                         f"{compact_number(limit)} tokens with the overhead", annotation_position="top left",
+                         annotation_font_color=LIMIT_COLOR, annotation_bgcolor=LABEL_BACKGROUND, **where)
     window_text = f"model window {compact_number(window)} tokens"
     top = 1.1 * max(peak, limit, 1)
     if log_scale or window <= 1.5 * top:
         figure.add_hline(y=window, line_dash="dot", line_color=WINDOW_COLOR, annotation_text=window_text,
-                         annotation_position="top left", annotation_font_color=WINDOW_COLOR, **where)
+                         annotation_position="top left", annotation_font_color=WINDOW_COLOR,
+                         annotation_bgcolor=LABEL_BACKGROUND, **where)
         return
     figure.update_yaxes(range=[0, top], **where)
     figure.add_annotation(text=f"{window_text}: far above this chart", xref="x domain", x=1, xanchor="right",
                           y=top, yanchor="top", showarrow=False, font={"color": WINDOW_COLOR},
-                          bgcolor="rgba(255, 255, 255, 0.85)", **where)  # a boundary line passes behind it
+                          bgcolor=LABEL_BACKGROUND, **where)  # a boundary line passes behind it
+
+
+def log_compactions(figure: go.Figure, result: ReplayResult, peak: int, **where) -> None:
+    """The log's own compactions: unlabelled lines (labels side by side would run into each other), named
+    once in the legend, with the tokens before each on hover."""
+    drawn = [boundary for boundary in result.boundaries if boundary.get("call") is not None]
+    for boundary in drawn:
+        figure.add_vline(x=boundary["call"] + 0.5, line_color=BOUNDARY_COLOR, line_width=2, **where)
+    if drawn:
+        figure.add_trace(go.Scatter(
+            x=[boundary["call"] + 0.5 for boundary in drawn], y=[peak] * len(drawn), mode="markers",
+            name=BOUNDARY_NAME, marker={"color": BOUNDARY_COLOR, "symbol": "triangle-down", "size": 10},
+            hovertext=[f"the agent compacted ({html.escape(str(boundary.get('trigger', '?')))})"
+                       + (f", {boundary['pre_tokens']:,} tokens before" if isinstance(boundary.get("pre_tokens"), int)
+                          else "") for boundary in drawn],
+            hovertemplate="%{hovertext}<extra></extra>"), **where)
+
+
+def recorded_calls(result: ReplayResult) -> list:
+    """The calls whose usage the log recorded."""
+    return [r for r in result.calls if r.measures and r.measures.recorded and r.measures.recorded.get("context_tokens")]
 
 
 def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
                       context_limit: int | None = None) -> go.Figure:
     """Context sent per model call, one line per strategy (its short name in the legend, its full name
-    on hover), and the uncompacted size for scale; CONTEXT_LIMIT as a line when given."""
+    on hover), beside the truth: what the agent really sent when its log recorded usage (the "as
+    recorded" line) and where it compacted itself, and no compaction until the model window refuses it
+    (where the agent would stop, as the table's no-compaction row counts). CONTEXT_LIMIT as a line when
+    given."""
     figure = go.Figure()
     first = next(iter(replays.values()))
-    figure.add_trace(go.Scatter(x=[r.call + 1 for r in first.calls], y=[r.raw_tokens for r in first.calls],
-                                name="no compaction", mode="lines", line={"color": RAW_COLOR, "dash": "dot"}))
+    runs = first.calls if first.raw_stop_call is None else first.calls[:first.raw_stop_call]
+    figure.add_trace(go.Scatter(x=[r.call + 1 for r in runs], y=[r.raw_tokens for r in runs],
+                                name="no compaction", mode="lines", line={"color": RAW_COLOR, "dash": "dot"},
+                                hovertemplate="call %{x}: %{y:,} tokens without compaction<extra></extra>"))
+    recorded = recorded_calls(first)
+    if recorded:
+        figure.add_trace(go.Scatter(
+            x=[r.call + 1 for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
+            mode="lines", name=RECORDED_NAME, line={"color": RECORDED_COLOR, "width": 3},
+            hovertemplate=f"<b>{REGISTRY['as-recorded'].title}</b><br>call %{{x}}: %{{y:,}} tokens recorded in the "
+                          "log<extra></extra>"))
     for name, result in replays.items():
+        if name == "as-recorded" and recorded:
+            continue  # its tokens are the recorded ones: the line above
         title = REGISTRY[name].title if name in REGISTRY else name
         figure.add_trace(go.Scatter(
             x=[r.call + 1 for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
             name=STRATEGY_TITLES.get(name, name), line={"color": STRATEGY_COLORS.get(name), "width": 2},
             hovertemplate=f"<b>{title}</b><br>call %{{x}}: %{{y:,}} tokens<extra></extra>"))
-    peak = max((max(r.raw_tokens, r.tokens) for result in replays.values() for r in result.calls), default=0)
-    limit_lines(figure, context_limit, first.model_window_tokens, peak, log_scale, first.token_model,
+    peak = max([r.raw_tokens for r in runs] + [r.tokens for result in replays.values() for r in result.calls]
+               + [r.measures.recorded["context_tokens"] for r in recorded], default=0)
+    stop = first.raw_stop_call
+    if stop is not None:
+        figure.add_trace(go.Scatter(
+            x=[stop + 1], y=[first.model_window_tokens], mode="markers", name=STOP_TEXT,
+            marker={"color": STOP_COLOR, "symbol": "x", "size": 12, "line": {"width": 2}},
+            hovertemplate=f"call %{{x}}: {STOP_TEXT}<extra></extra>"))
+    limit_lines(figure, context_limit, first.model_window_tokens, max(peak, first.model_window_tokens if stop is not None
+                                                                      else 0), log_scale, first.token_model,
                 first.overhead_chars)
-    figure.update_layout(height=440, margin=MARGIN, yaxis_title="context sent (estimated tokens)",
+    log_compactions(figure, first, peak)
+    figure.update_layout(height=480, margin=MARGIN, yaxis_title="context sent (tokens, with the overhead)",
                          yaxis_type="log" if log_scale else "linear", xaxis_title="model call",
-                         legend={"orientation": "h", "y": -0.2, "x": 0})
+                         legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0})
     return figure
 
 
@@ -90,14 +144,17 @@ def cell_text(value, measure: str) -> str:
     return compact_number(value)
 
 
-def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[int, int] | None = None
-                  ) -> go.Figure:
+def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[int, int] | None = None,
+                  x_labels: Sequence[str] = (), y_labels: Sequence[str] = (), x_title: str | None = None,
+                  y_title: str | None = None) -> go.Figure:
     """The measure over the grid (rows: y values, columns: x values), each cell labelled. An invisible
     marker sits on every cell so a click selects it (heatmaps themselves cannot be selected); its
-    customdata is (row, column). `current` (row, column) gets a black square: the sidebar's settings."""
+    customdata is (row, column). `current` (row, column) gets a black square: the sidebar's settings.
+    The axes show `x_labels` / `y_labels` when given (the values as typed: tokens for a size in the
+    agent's regime), else the settings' own values."""
     grid = result.grid(measure)
-    xs = [f"{value:,}" for value in result.x_values]
-    ys = [f"{value:,}" for value in result.y_values]
+    xs = list(x_labels) if len(x_labels) == len(result.x_values) else [f"{value:,}" for value in result.x_values]
+    ys = list(y_labels) if len(y_labels) == len(result.y_values) else [f"{value:,}" for value in result.y_values]
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if v is None else v for v in row] for row in grid], x=xs, y=ys,
         text=[[cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
@@ -109,7 +166,7 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
         marker={"symbol": "square", "size": 28, "color": "rgba(0,0,0,0)"}, showlegend=False,
         selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
         text=[cell_text(grid[r][c], measure) for r, c in cells],
-        hovertemplate=(f"{result.x_name} %{{x}}<br>{result.y_name} %{{y}}<br>{title}: %{{text}}"
+        hovertemplate=(f"{x_title or result.x_name} %{{x}}<br>{y_title or result.y_name} %{{y}}<br>{title}: %{{text}}"
                        "<extra>click to use these settings</extra>")))
     if current is not None:
         row, column = current
@@ -118,7 +175,7 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
             marker={"symbol": "square-open", "size": 34, "color": "black", "line": {"width": 3}},
             hovertemplate="the sidebar's current settings<extra></extra>"))
     figure.update_layout(height=520, margin=MARGIN, hovermode="closest", clickmode="event+select",
-                         xaxis={"title": result.x_name.upper(), "type": "category"},
-                         yaxis={"title": result.y_name.upper(), "type": "category"},
+                         xaxis={"title": x_title or result.x_name.upper(), "type": "category"},
+                         yaxis={"title": y_title or result.y_name.upper(), "type": "category"},
                          legend={"orientation": "h", "y": 1.06, "x": 0})
     return figure

@@ -21,8 +21,12 @@ KINDS = {  # kind: (legend text, colour)
     "preview": ("preview of an output saved to disk", "#ff9da6"),
     "marker": ("note: messages snipped here", "#7f7f7f"),
     "placeholder": ("placeholder for an old tool result", "#eeca3b"),
-    "summary": ("summary written by the model", "#b279a2"),
+    "summary": ("summary that replaces the history", "#b279a2"),
 }
+# who wrote the tour's summary, in the tour's words (the tour always runs the offline summariser)
+SUMMARY_AUTHORS = {"offline": "the offline summariser, a small program that needs no AI (so this tour needs no "
+                              "key); it fills the same five headings a model is asked for",
+                   "claude": "Claude, an AI model"}
 
 
 def message_kind(message: dict) -> str:
@@ -148,4 +152,29 @@ def tour_numbers(result: PipelineResult) -> dict[str, str]:
         "saved_share": f"{100 * (1 - final / first.size):.2f} %" if first.size else "0 %",
         "l3_removed": compact_number(first.size - sizes["L3"]), "l1_removed": compact_number(sizes["L3"] - sizes["L1"]),
         "l2_removed": compact_number(sizes["L1"] - sizes["L2"]), "l4_removed": compact_number(sizes["L2"] - sizes["L4"]),
+        "summary_author": SUMMARY_AUTHORS.get(result.summary.summarizer if result.summary else "",
+                                              "the summariser") if result.summary else "the summariser",
+        "cheap_share": f"{100 * (first.size - sizes['L2']) / (first.size - final):.0f} %" if first.size > final
+        else "0 %",
+        "tutorial_limit": f"{DEFAULTS.context_limit:,}",
     }
+
+
+def saving_figure(result: PipelineResult) -> go.Figure:
+    """The recap: what each layer removed, as a share of the whole saving, on a linear scale, so each bar is as
+    tall as the text says (a logarithmic axis drew L4's few thousand characters taller than L3's hundreds of
+    thousands)."""
+    stages = {stage.layer: stage for stage in result.stages}
+    sizes = [stages[layer].size for layer in ("input", "L3", "L1", "L2", "L4")]
+    removed = [before - after for before, after in zip(sizes, sizes[1:], strict=False)]
+    total = sum(removed) or 1
+    layers = ["Layer 3: outputs to disk", "Layer 1: snip the middle", "Layer 2: placeholders", "Layer 4: summary"]
+    figure = go.Figure(go.Bar(
+        x=layers, y=[100 * value / total for value in removed], marker={"color": ["#f58518", "#bab0ac", "#eeca3b",
+                                                                                 "#b279a2"]},
+        text=[f"−{compact_number(value)} characters ({100 * value / total:.1f} %)" for value in removed],
+        textposition="outside", cliponaxis=False, hovertemplate="%{x}: %{text}<extra></extra>"))
+    figure.update_layout(height=420, margin={"t": 40, "b": 10, "l": 10, "r": 10}, showlegend=False,
+                         yaxis={"title": "share of the whole saving (%)", "range": [0, 110], "ticksuffix": " %"},
+                         xaxis={"tickangle": 0})
+    return figure

@@ -61,22 +61,25 @@ STEPS = (
         "the tool again. Like the layers before, it needs no AI call."),
     TourStep(
         "L4", "Layer 4: ask for a summary",
-        "Only if the history is still too big does the agent pay for an AI call to summarise it.",
+        "Only if the history is still too big does the agent have it summarised: in a real agent, one more AI call.",
         "After three layers the history is {l2_chars} characters, still over CONTEXT_LIMIT "
         "({context_limit} characters). So the full history was first saved to a file (the transcript), then "
         "replaced by **one summary message of {l4_chars} characters** (purple) that keeps the goal, key "
-        "findings, files touched, work left and the user's constraints.",
-        "A summary is the most expensive step (an extra AI call) and the only one that can forget a detail, "
-        "so it is the last resort. With the tutorial's own limit of 50,000 characters it would not have been "
-        "needed here at all."),
+        "findings, files touched, work left and the user's constraints. Here it was written by "
+        "{summary_author}.",
+        "A real agent pays for this step with an extra AI call, and it is the only one that can forget a detail, "
+        "so it is the last resort. The tour uses a CONTEXT_LIMIT of {context_limit} characters so that its small "
+        "example reaches this layer; with the tutorial's own {tutorial_limit} it would not have been needed here "
+        "at all."),
     TourStep(
         "recap", "Recap: what it saved",
         "Four layers, cheapest first, took the history from {input_chars} to {final_chars} characters.",
         "Saved: **{saved_share} of the context**. Layer 3 removed {l3_removed}, layer 1 {l1_removed}, "
         "layer 2 {l2_removed} and layer 4 {l4_removed} characters. Every full output and the whole "
-        "transcript are still on disk. The chart shows the size after each layer (on a logarithmic scale, so "
-        "the small late steps stay visible).",
-        "Most of the saving came from the cheap layers that need no AI. The other pages of this dashboard "
+        "transcript are still on disk. The chart shows each layer's share of the whole saving, so each bar is "
+        "as tall as what that layer removed.",
+        "Most of the saving ({cheap_share}) came from the three cheap layers that need no AI. The other pages of "
+        "this dashboard "
         "let you load your own conversation, move the settings, replay a whole session call by call and "
         "compare this design with other agents' approaches."),
 )

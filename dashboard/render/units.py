@@ -8,6 +8,8 @@ TOKENS = "tokens"
 UNITS = (CHARS, TOKENS)
 UNIT_LABELS = {CHARS: "characters", TOKENS: "estimated tokens"}
 SHORT = {CHARS: "chars", TOKENS: "~tokens"}
+# a size of messages in words: in tokens it never holds the system prompt and tools a call also sends
+SIZE_WORDS = {CHARS: "characters", TOKENS: "estimated tokens, without the overhead"}
 
 
 def convert(chars: int, unit: str, model: TokenModel = DEFAULT_TOKEN_MODEL) -> int:
@@ -25,9 +27,9 @@ def compact_number(value: float) -> str:
     return f"{value:,.0f}"
 
 
-def percent(share: float | None) -> str:
+def percent(share: float | None, digits: int = 0) -> str:
     """0.42 -> '42 %'; None (the measure does not apply) -> '–'."""
-    return "–" if share is None else f"{100 * share:.0f} %"
+    return "–" if share is None else f"{100 * share:.{digits}f} %"
 
 
 def dollars(value: float | None) -> str:

@@ -8,7 +8,8 @@ from compaction.strategies import REGISTRY
 from compaction.strategies.params import Param
 
 CHOICE_KEY = "compare"
-DEFAULT_CHOICE = ("pipeline", "claude-code", "anthropic-clear-tool-uses", "langchain-summarization", "openhands-llm",
+# what the agent really did first, then the what-ifs
+DEFAULT_CHOICE = ("as-recorded", "pipeline", "claude-code", "anthropic-clear-tool-uses", "langchain-summarization", "openhands-llm",
                   "hybrid")
 
 

@@ -141,7 +141,7 @@ def where() -> tuple[int, str | None]:
 
 
 def job(x=None, y=None) -> Job:
-    return Job(state.settings(), state.model_window(), x, y)
+    return Job(state.settings(), state.model_window(), x, y, state.prices())
 
 
 def result_key(files: list[SessionFile], current: Job) -> tuple:
@@ -188,7 +188,8 @@ def run(what: str, files: list[SessionFile], current: Job) -> CorpusResult | Non
     saved = st.session_state.setdefault(_LAST, {})
     saved[what] = (key, result)
     if what == SWEEP:  # the sweep's rows are those of its base settings
-        saved[ROWS] = (result_key(files, Job(current.settings, current.model_window_tokens)), result)
+        saved[ROWS] = (result_key(files, Job(current.settings, current.model_window_tokens,
+                                                    prices=current.prices)), result)
     return result
 
 

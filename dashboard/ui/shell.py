@@ -7,13 +7,18 @@ pages.
 import streamlit as st
 
 from compaction.llm.client import default_model
+from compaction.storage.outputs import safe_name
+from dashboard.render import log_view
 from dashboard.render.glossary import glossary_markdown
+from dashboard.render.html_report import report_html
+from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, UNITS
 from dashboard.ui import state
+from dashboard.ui.loading import DEFAULT_SAMPLE
 
 
 def slider(spec: state.SliderSpec) -> None:
-    st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key,
+    st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key, format="localized",
               help=spec.help, bind="query-params")
     st.caption(spec.effect)
 
@@ -35,7 +40,32 @@ def settings_controls() -> None:
     st.radio("Show sizes in", UNITS, format_func=UNIT_LABELS.get, key=state.UNIT_KEY, horizontal=True,
              bind="query-params",
              help="Characters are what the tutorial counts; tokens are estimated as characters / 4.")
-    st.caption("The address bar keeps these settings: copy it to share exactly this view.")
+    share_note()
+
+
+def share_note() -> None:
+    """What a copied address carries: the settings and the page, never the conversation. For an upload,
+    the report is offered instead (it holds this file's figures and charts)."""
+    loaded = state.loaded()
+    if loaded.origin == "sample" and loaded.label == DEFAULT_SAMPLE:
+        st.caption("The address bar keeps these settings and the page: copy it to share this view of the default "
+                   "sample.")
+        return
+    if loaded.origin != "upload":
+        where = ("load the same sample" if loaded.origin == "sample" else "generate it with the same knobs")
+        st.caption(f"The address bar keeps these settings and the page, not the conversation: whoever opens it sees "
+                   f"the default sample until they {where} on the Conversation page.")
+        return
+    st.warning(f"The address bar keeps these settings, not your file: whoever opens the link sees the default sample, "
+               f"not {literal(loaded.label)}. Send the report instead.", icon=":material/link_off:")
+    result, replay_later = state.result(), state.replay_later()
+    unit, label = state.unit(), loaded.label
+    view_note = log_view.view_sentence(state.pipeline_view(), unit)
+    st.download_button("Download the report",
+                       data=lambda: report_html(result, replay_later(), label, unit, view_note),
+                       file_name=f"{safe_name(label.rsplit('.', 1)[0])}_report.html", mime="text/html",
+                       on_click="ignore", icon=":material/description:", key="share_report",
+                       help="One HTML file with this file's figures and charts, which opens offline in any browser.")
 
 
 def _take_typed_key() -> None:

@@ -25,6 +25,7 @@ from compaction.replay.sweep import sweep_stream as sweep_stream_of
 from compaction.storage.outputs import OutputStore
 from compaction.storage.workspaces import new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
+from dashboard.render import log_view
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
 from dashboard.ui.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared
@@ -32,9 +33,14 @@ from dashboard.ui.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, Slider
 
 UNIT_KEY = "UNIT"
 MODEL_WINDOW_KEY = "MODEL_WINDOW"
-# Prices per million tokens, and the cache multipliers: the Replay page's inputs, read by every page
-PRICE_KEYS = {"input": "PRICE_INPUT", "output": "PRICE_OUTPUT", "cache_write": "CACHE_WRITE", "cache_read": "CACHE_READ"}
+# Prices: as the log says (each call at its response's model, the price table's row) unless the person
+# sets their own on Replay or Compare: per million tokens, and the cache multipliers
+PRICE_MODE_KEY = "PRICES"
+AS_LOGGED, OWN_PRICES = "log", "own"
+PRICE_KEYS = {"input": "PRICE_INPUT", "output": "PRICE_OUTPUT", "cache_write": "CACHE_WRITE",
+              "cache_write_1h": "CACHE_WRITE_1H", "cache_read": "CACHE_READ"}
 SUMMARIZER_KEY = "SUMMARIZER"
+LOG_VIEW_KEY = "LOG_VIEW"
 OFFLINE, CLAUDE = "offline", "claude"
 STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
 
@@ -111,6 +117,18 @@ def history():
     return prepared(current.key, current.conversation)
 
 
+def log_view_choice() -> str:
+    """Which history the one pass runs on for a log that compacted itself (Pipeline, What changed)."""
+    value = remembered(LOG_VIEW_KEY, log_view.WITHOUT_SUMMARIES)
+    return value if value in log_view.VIEWS else log_view.WITHOUT_SUMMARIES
+
+
+def pipeline_view() -> log_view.LogView:
+    """The loaded conversation as the one pass sees it: for a log that compacted itself, without the
+    agent's own summaries, or from its last compaction on (dashboard/render/log_view.py)."""
+    return log_view.log_view(history(), log_view_choice())
+
+
 def _remember(cache_name: str, key, value, size: int = _RESULT_CACHE_SIZE) -> None:
     cache = st.session_state.setdefault(cache_name, OrderedDict())
     cache[key] = value
@@ -121,6 +139,11 @@ def _remember(cache_name: str, key, value, size: int = _RESULT_CACHE_SIZE) -> No
 
 def _result_key(current_settings: Settings) -> tuple:
     return loaded().key, tuple(current_settings.as_dict().items()), str(store().root)
+
+
+def _pass_key(current_settings: Settings) -> tuple:
+    """A one-pass run's key: the settings and which history of a self-compacted log it ran on."""
+    return (*_result_key(current_settings), log_view_choice())
 
 
 def _cached(cache_name: str, key, compute, size: int = _RESULT_CACHE_SIZE):
@@ -134,15 +157,15 @@ def _cached(cache_name: str, key, compute, size: int = _RESULT_CACHE_SIZE):
 def offline_result(current_settings: Settings | None = None) -> PipelineResult:
     """The pipeline over the loaded conversation with the offline summariser, run once per settings."""
     current_settings = current_settings or settings()
-    return _cached(_RESULTS, _result_key(current_settings),
-                   lambda: run_pipeline(history(), current_settings, store(), OfflineSummarizer()))
+    return _cached(_RESULTS, _pass_key(current_settings),
+                   lambda: run_pipeline(pipeline_view().history, current_settings, store(), OfflineSummarizer()))
 
 
 def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
     """What the Pipeline page's run dropped and lost, cached with the run's settings and whose summary it
     holds (Claude's and the offline run at the same settings send different histories)."""
     by_claude = result is claude_result(result.settings)
-    return _cached(_LOSSES, (*_result_key(result.settings), by_claude), lambda: pipeline_loss_of(result))
+    return _cached(_LOSSES, (*_pass_key(result.settings), by_claude), lambda: pipeline_loss_of(result))
 
 
 def model_window() -> int:
@@ -151,13 +174,24 @@ def model_window() -> int:
     return value if isinstance(value, int) and value > 0 else MODEL_WINDOW_TOKENS
 
 
-def prices() -> Prices:
-    """The prices set on the Replay page (or the last ones seen, or Anthropic's list prices)."""
+def price_mode() -> str:
+    value = remembered(PRICE_MODE_KEY, AS_LOGGED)
+    return value if value in (AS_LOGGED, OWN_PRICES) else AS_LOGGED
+
+
+def own_prices() -> Prices:
+    """The prices typed on Replay or Compare (or the last ones seen, or Anthropic's list prices)."""
     values = {name: remembered(key, getattr(DEFAULT_PRICES, name)) for name, key in PRICE_KEYS.items()}
     try:
         return Prices(**{name: float(value) for name, value in values.items()})
     except (SettingsError, TypeError, ValueError):
         return DEFAULT_PRICES
+
+
+def prices() -> Prices | None:
+    """None unless the person set prices: every replay, sweep and corpus then prices each call as the
+    log says (its response's model in the price table, the log's cache lifetime)."""
+    return own_prices() if price_mode() == OWN_PRICES else None
 
 
 def _replay_store() -> OutputStore:
@@ -269,7 +303,7 @@ def summarizer_choice() -> str:
 
 def claude_result(current_settings: Settings | None = None) -> PipelineResult | None:
     """The run whose L4 Claude wrote, for these settings, if the user asked for one."""
-    key = _result_key(current_settings or settings())
+    key = _pass_key(current_settings or settings())
     return st.session_state.get(_CLAUDE_RESULTS, {}).get(key)
 
 
@@ -307,6 +341,6 @@ def run_with_claude() -> PipelineResult:
     current_settings = settings()
     summarizer = ClaudeSummarizer(api_key=typed_key(), max_tokens=current_settings.summary_max_tokens,
                                   input_cap=current_settings.summary_input_cap)
-    outcome = run_pipeline(history(), current_settings, store(), summarizer)
-    _remember(_CLAUDE_RESULTS, _result_key(current_settings), outcome)
+    outcome = run_pipeline(pipeline_view().history, current_settings, store(), summarizer)
+    _remember(_CLAUDE_RESULTS, _pass_key(current_settings), outcome)
     return outcome

@@ -31,10 +31,12 @@ def paged_text(total: int, read: Callable[[int, int], str], key: str, unit_name:
         st.caption(f"{unit_name.capitalize()} {start:,}–{min(start + page_size, total):,} of {total:,}.")
 
 
-def message_viewer(history: History, index: int, unit: str, key: str) -> None:
-    """The full text of one message: text, tool calls with their input, tool results with their output."""
+def message_viewer(history: History, index: int, unit: str, key: str, number: int | None = None) -> None:
+    """The full text of one message (at position `index`): text, tool calls with their input, tool results
+    with their output. `number`: its number in the loaded conversation, when that is not its position."""
     message = history.messages[index]
-    st.markdown(f"**Message {index}** · {message.get('role', '?')} · {describe(history.sizes[index], unit, history.token_model)}")
+    st.markdown(f"**Message {index if number is None else number}** · {message.get('role', '?')} · "
+                f"{describe(history.sizes[index], unit, history.token_model)}")
     text = message_full_text(message, history.tool_name)
     paged_text(len(text), lambda start, length: text[start:start + length], key=f"{key}_page")
 

@@ -56,10 +56,10 @@ def test_the_pipeline_headline_follows_claudes_summary_once_written(app, fake_an
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
     fake_anthropic.reply("Nothing to report.")  # names none of the files the offline summary carries
     at = choose_claude_with_low_limit(open_page(app, "pipeline"))
-    offline = metrics(at)["Artifacts still sent"]  # no Claude run yet: the offline one is shown
+    offline = metrics(at)["Artifacts, one pass"]  # no Claude run yet: the offline one is shown
     at = open_page(at, "what_changed")
     at.button(key="summarise_with_claude").click().run()
     at = open_page(at, "pipeline")
     assert not at.exception
-    claude = metrics(at)["Artifacts still sent"]
+    claude = metrics(at)["Artifacts, one pass"]
     assert int(claude.rstrip(" %")) < int(offline.rstrip(" %")), (offline, claude)

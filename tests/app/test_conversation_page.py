@@ -98,7 +98,7 @@ def test_malformed_upload_shows_the_problem_and_keeps_the_previous_conversation(
     assert loaded_header(app) == "Loaded: seed_demo.json"
     assert metrics(app)["Messages"] == "123"
     at = open_page(app, "pipeline")
-    assert metrics(at)["Loaded"] == "697.4 K chars"
+    assert metrics(at)["Loaded"] == "697.4 K"
 
 
 def test_sample_picker_loads_the_chosen_sample(app):

@@ -6,6 +6,8 @@ from compaction.importers import load_conversation
 from compaction.model.settings import Settings
 from compaction.replay.loop import replay
 from dashboard.render.replay_chart import STOP_TEXT
+from dashboard.render.time_charts import RECORDED_NAME
+from dashboard.render.units import compact_number
 
 from .conftest import SAMPLES, chart_spec, metrics, open_page
 
@@ -19,20 +21,27 @@ def test_replay_shows_cost_cache_and_loss_and_says_how_tokens_are_counted(app):
     at = open_page(app, "replay")
     assert not at.exception
     shown = metrics(at)
-    assert shown["Cost with prompt caching"].startswith("$")
+    assert shown["Cost (all calls)"].startswith("$")
     assert shown["Read from the cache"].endswith("%") and shown["Blind references"] == "0"
-    assert shown["Artifacts still sent"].endswith("%")
+    assert shown["Artifacts, last call"].endswith("%")
     assert shown["Recorded in the log"] == "–"  # the demo records no usage
     assert any("No recorded usage in this file" in caption.value for caption in at.caption)
 
 
-def test_prices_change_the_cost(app):
+def test_prices_are_the_logs_unless_you_set_yours(app):
     at = open_page(app, "replay")
-    before = metrics(at)["Cost with prompt caching"]
+    before = metrics(at)["Cost (all calls)"]
+    assert at.radio(key="PRICES").value == "log"
+    assert "PRICE_INPUT" not in [n.key for n in at.number_input]  # as the log says: no price to type
+    assert any("Priced at today's defaults, as the conversation names no model" in c.value for c in at.caption)
+    at.radio(key="PRICES").set_value("own").run()
     at.number_input(key="PRICE_INPUT").set_value(30.0).run()
     assert not at.exception
-    after = metrics(at)["Cost with prompt caching"]
+    after = metrics(at)["Cost (all calls)"]
     assert float(after.lstrip("$").replace(",", "")) > float(before.lstrip("$").replace(",", ""))
+    assert any("Priced at your prices: $30.00 input" in c.value for c in at.caption)
+    at = open_page(at, "compare")  # the same choice on Compare
+    assert at.radio(key="PRICES").value == "own" and at.number_input(key="PRICE_INPUT").value == 30.0
 
 
 def test_a_claude_code_log_shows_what_the_agent_really_sent_and_where_it_would_stop(app):
@@ -42,12 +51,15 @@ def test_a_claude_code_log_shows_what_the_agent_really_sent_and_where_it_would_s
     conversation = load_conversation(SAMPLES / "claude_code_long_session.jsonl")
     recorded = sum(u["input_tokens"] + u["cache_creation_input_tokens"] + u["cache_read_input_tokens"]
                    for u in conversation.usage if u)
-    assert metrics(at)["Recorded in the log"] == f"{recorded:,}"
+    assert metrics(at)["Recorded in the log"] == compact_number(recorded)
     captions = " ".join(caption.value for caption in at.caption)
-    assert "Tokens calibrated on what this log recorded" in captions
-    assert "Without compaction the agent stops at call" in captions and "Check of the cache model" in captions
+    assert "Tokens calibrated on what this log recorded" in captions and "Check of the cache model" in captions
+    assert any("Without compaction the agent stops at call 156 of 320" in m.value for m in at.markdown)
+    assert "What this session cost: $" in captions and "claude-sonnet-4-5 (320 calls)" in captions
     names = [trace.get("name") for trace in chart_spec(at)["data"]]
-    assert "what the agent really sent (its log)" in names and STOP_TEXT in names
+    assert RECORDED_NAME in names and STOP_TEXT in names
+    fidelity = at.table[0].value
+    assert fidelity["the log compacted before call"].tolist() == ["133", "261"]
 
 
 def test_a_call_that_named_what_it_no_longer_saw_lists_those_names(app):

@@ -25,7 +25,8 @@ def test_lower_context_limit_makes_l4_fire(app):
     steps = waterfall_steps(at)
     assert steps["L4"] < 0
     assert steps["final"] < 5_000
-    assert metrics(at)["L4 summary"] == "fired (offline)"
+    assert metrics(at)["L4 summary"] == "fired"
+    assert [m.delta for m in at.metric if m.label == "L4 summary"] == ["by the offline summariser"]
     assert "summarised" in fate_counts(at)
 
 
@@ -56,7 +57,8 @@ def test_unit_switch_shows_estimated_tokens(app):
     at.radio(key="UNIT").set_value("tokens").run()
     assert not at.exception
     assert waterfall_steps(at)["input"] == -(-697_419 // 4)
-    assert "~tokens" in metrics(at)["Loaded"]
+    assert metrics(at)["Loaded"] == "174.4 K"  # 697,419 characters / 4
+    assert any(c.value.startswith("Sizes in estimated tokens, without the overhead.") for c in at.caption)
 
 
 def test_reset_button_restores_the_tutorial_defaults(app):

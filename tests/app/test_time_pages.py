@@ -1,5 +1,10 @@
 """Replay, Tune, Compare and the guided tour, run by AppTest on the default sample (the seed demo)."""
 
+from compaction.generate import generate
+from compaction.replay.loop import replay
+from dashboard.render.time_charts import BOUNDARY_NAME
+from dashboard.render.units import compact_number
+
 from .conftest import chart_spec, metrics, open_page
 
 
@@ -8,10 +13,13 @@ def test_replay_page_shows_the_totals(app):
     assert not at.exception
     shown = metrics(at)
     assert shown["Model calls"] == "61"  # one per assistant message of the seed demo
-    assert shown["Summaries"] == "0"
-    sent, raw = (int(shown[label].replace(",", "")) for label in ("Tokens sent", "Without compaction"))
-    assert 0 < sent < raw
-    assert shown["Cost with prompt caching"].startswith("$") and shown["Cost without compaction"].startswith("$")
+    assert [m.delta for m in at.metric if m.label == "Model calls"] == ["0 summaries"]
+    totals = replay(generate("seed-demo"), keep_histories=False).totals
+    assert shown["Tokens sent (compared)"] == compact_number(totals["tokens_sent_compared"])
+    assert shown["No compaction (compared)"] == compact_number(totals["raw_tokens_sent"])
+    assert totals["tokens_sent_compared"] < totals["raw_tokens_sent"]
+    assert shown["Cost (compared)"].startswith("$") and shown["Cost (all calls)"].startswith("$")
+    assert shown["What it cost (log)"] == "–"  # the demo records no usage
     names = [trace.get("name") for trace in chart_spec(at)["data"]]
     assert names[:2] == ["without compaction", "sent, with compaction"]
 
@@ -31,7 +39,7 @@ def test_a_small_model_window_makes_reactive_compaction_fire(app):
     at = open_page(app, "replay")
     at.number_input(key="MODEL_WINDOW").set_value(1_000).run()
     assert not at.exception
-    assert int(metrics(at)["Summaries"]) > 0
+    assert int(next(m.delta for m in at.metric if m.label == "Model calls").split()[0]) > 0  # summaries
     lanes = [trace.get("name") for trace in chart_spec(at)["data"]]
     assert "reactive compaction (over the model window)" in lanes
 
@@ -41,9 +49,9 @@ def test_replay_marks_claude_codes_own_compactions(app):
     app.button(key="load_sample").click().run()
     at = open_page(app, "replay")
     assert not at.exception
-    assert any("Claude Code itself compacted" in element.value for element in at.info)
+    assert any("the agent itself compacted" in element.value for element in at.info)
     names = [trace.get("name") or "" for trace in chart_spec(at)["data"]]
-    assert sum(name.startswith("Claude Code compacted") for name in names) == 1  # named once, in the legend
+    assert names.count(BOUNDARY_NAME) == 1  # named once, in the legend
 
 
 def test_tour_steps_forward_and_back(app):
@@ -69,7 +77,8 @@ def test_tour_reaches_the_recap_and_stops_there(app):
         seen.append(at.header[0].value)
     assert len(seen) == 6 and seen[-1].startswith("Recap")
     assert not any("{" in element.value for element in at.markdown)  # every number filled in
-    assert chart_spec(at)["data"][0]["type"] == "waterfall"
+    recap = chart_spec(at)["data"][0]
+    assert recap["type"] == "bar" and abs(sum(recap["y"]) - 100) < 1e-6  # each layer's share of the saving
 
 
 def test_tune_apply_control_sets_the_sidebar(app):

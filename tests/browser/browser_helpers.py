@@ -132,3 +132,33 @@ def expect_no_exception(page) -> None:
     from playwright.sync_api import expect
 
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+
+def load_sample(page, title_part: str) -> None:
+    """Load the bundled sample whose title (sample_data.TITLES) holds `title_part`, on the Conversation page."""
+    page.get_by_role("tab", name="Bundled sample").click()
+    wait_idle(page)
+    page.locator("[data-testid='stSelectbox']").first.click()
+    page.get_by_role("option", name=title_part, exact=False).click()
+    wait_idle(page)
+    page.get_by_role("button", name="Load this sample").click()
+    wait_idle(page)
+
+
+def upload(page, path: Path) -> None:
+    """Upload `path` on the Conversation page and wait until it is the loaded conversation."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name="Upload a file").click()
+    wait_idle(page)
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(path))
+    wait_idle(page)
+    expect(page.get_by_text(f"Loaded: {path.name}")).to_be_visible(timeout=60_000)
+
+
+def metric(page, label: str):
+    """The metric whose label is exactly `label`: its value is .locator('[data-testid=stMetricValue]')."""
+    import re
+
+    return page.locator("[data-testid='stMetric']").filter(
+        has=page.locator("[data-testid='stMetricLabel']", has_text=re.compile(f"^{re.escape(label)}$")))

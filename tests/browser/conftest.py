@@ -2,17 +2,21 @@
 
 Fixtures: `streamlit_server` (session; a browser_helpers.StreamlitServer running app.py), `streamlit_url`
 (its URL), `chromium_browser` (session; a Playwright Browser), `page` (a fresh page; screenshot saved
-at teardown), `app_page` (`page` opened on the app, its first run finished).
+at teardown), `app_page` (`page` opened on the app, its first run finished), `generated_log` (session; a
+generated Claude Code log with a compaction of its own).
 Locally a missing chromium skips with the reason; under CI=true it fails, so CI never passes by skipping.
 """
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from browser_helpers import (
     CHROMIUM,
+    REPO_ROOT,
     browser_unavailable,
     screenshot,
     start_streamlit,
@@ -85,3 +89,15 @@ def app_page(page, streamlit_server):
     if page.locator("[data-test-script-state='compilationError']").count():
         pytest.fail(f"the app does not compile:\n{page.get_by_role('dialog').inner_text()}")
     return page
+
+
+@pytest.fixture(scope="session")
+def generated_log(tmp_path_factory) -> Path:
+    """A Claude Code log written by `python -m compaction generate`, as a user would make one: 400 calls, one
+    compaction of its own, and a session the agent without compaction cannot finish (it stops at call 261)."""
+    path = tmp_path_factory.mktemp("generated") / "generated_claude_code.jsonl"
+    done = subprocess.run([sys.executable, "-m", "compaction", "generate", "--format", "claude-code", "--turns",
+                           "400", "--seed", "3", "-o", str(path)], cwd=REPO_ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return path

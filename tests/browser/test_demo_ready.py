@@ -2,9 +2,11 @@
 Conversation tabs reopening where the conversation came from, and the tour's way to your own session."""
 
 import pytest
-from browser_helpers import REPO_ROOT, open_nav_page, wait_idle
+from browser_helpers import REPO_ROOT, load_sample, open_nav_page, wait_idle
 from browser_helpers import expect_no_exception as no_exception
 from playwright.sync_api import expect
+
+from dashboard.render.time_charts import BOUNDARY_NAME
 
 pytestmark = pytest.mark.browser
 
@@ -20,16 +22,6 @@ def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
     """Pairs of texts whose boxes intersect (touching edges do not count)."""
     return [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
             if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
-
-
-def load_sample(page, title_part: str) -> None:
-    page.get_by_role("tab", name="Bundled sample").click()
-    wait_idle(page)
-    page.locator("[data-testid='stSelectbox']").first.click()
-    page.get_by_role("option", name=title_part, exact=False).click()
-    wait_idle(page)
-    page.get_by_role("button", name="Load this sample").click()
-    wait_idle(page)
 
 
 def test_waterfall_labels_are_never_printed_over_each_other(app_page):
@@ -54,10 +46,10 @@ def test_replay_marks_claude_codes_compactions_without_labels_on_the_lanes(app_p
     expect(app_page.get_by_text("Loaded: claude_code_session.jsonl")).to_be_visible()
     open_nav_page(app_page, "Replay", "Replay")
     chart = app_page.locator("[data-testid='stPlotlyChart']").first
-    expect(chart.locator(".legendtext", has_text="Claude Code compacted here")).to_have_count(1)
+    expect(chart.locator(".legendtext", has_text=BOUNDARY_NAME)).to_have_count(1)
     boxes = chart.evaluate(TEXT_BOXES)
     assert overlapping(boxes) == []
-    assert not [box for box in boxes if "Claude Code" in box["text"]]  # named in the legend only
+    assert not [box for box in boxes if "compacted here" in box["text"]]  # named in the legend only
     lanes = chart.locator("rect.nsewdrag[data-subplot='x2y2']").bounding_box()
     inside = [box["text"] for box in boxes if box["top"] >= lanes["y"] and box["bottom"] <= lanes["y"] + lanes["height"]
               and box["left"] >= lanes["x"] and box["right"] <= lanes["x"] + lanes["width"]]
@@ -92,11 +84,21 @@ def test_the_tour_ends_on_your_own_session(app_page):
     app_page.wait_for_function("""() => {
         const charts = document.querySelectorAll("[data-testid='stPlotlyChart']");
         const ticks = [...document.querySelectorAll("[data-testid='stPlotlyChart'] g.ytick text")];
-        return charts.length === 1 && ticks.length > 0 && !ticks.some(t => t.textContent.includes("message"));
+        return charts.length === 1 && ticks.length > 0 && ticks.every(t => t.textContent.endsWith(" %"));
     }""", timeout=30_000)
-    ticks = app_page.locator("[data-testid='stPlotlyChart'] g.ytick text").all_text_contents()
-    assert ticks and all(text.replace(",", "").isdigit() for text in ticks)  # 1,000 / 10,000 ...: no "2", "5"
-    assert len({int(text.replace(",", "")) for text in ticks}) == len(ticks)
+    chart = app_page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot")
+    assert chart.evaluate("plot => plot._fullLayout.yaxis.type") == "linear"
+    ticks = [float(text.removesuffix(" %")) for text in
+             app_page.locator("[data-testid='stPlotlyChart'] g.ytick text").all_text_contents()]
+    assert len({round(b - a, 6) for a, b in zip(ticks, ticks[1:], strict=False)}) == 1  # evenly spaced: linear
+    # each bar is as tall as the share its label states ("−635.6 K characters (98.4 %)")
+    bars = chart.evaluate("""plot => [...plot.querySelectorAll('.bars .point')].map(point => ({
+        height: point.querySelector('path').getBoundingClientRect().height,
+        label: point.querySelector('text').textContent}))""")
+    shares = [float(bar["label"].rsplit("(", 1)[1].removesuffix(" %)")) for bar in bars]
+    assert len(bars) == 4 and max(shares) > 50
+    pixels_per_point = max(bar["height"] for bar in bars) / max(shares)
+    assert all(abs(bar["height"] - share * pixels_per_point) <= 2 for bar, share in zip(bars, shares, strict=True))
     app_page.get_by_role("button", name="Try it on your own session").click()
     wait_idle(app_page)
     expect(app_page.locator("h1", has_text="Conversation")).to_be_visible()

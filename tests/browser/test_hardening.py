@@ -107,7 +107,7 @@ def test_a_typed_api_key_never_leaks(hardened_server, fake_api, page):
     page.goto(f"{server.url}/what_changed?CONTEXT_LIMIT=5000")
     wait_idle(page)
     expect(page.locator("h1", has_text="What changed")).to_be_visible()
-    expect(page.locator("[data-testid='stSlider']").filter(has_text="CONTEXT_LIMIT")).to_contain_text("5000")
+    expect(page.locator("[data-testid='stSlider']").filter(has_text="CONTEXT_LIMIT")).to_contain_text("5,000")
     sidebar = page.locator("[data-testid='stSidebar']")
     sidebar.get_by_text("Claude", exact=True).click()
     wait_idle(page)

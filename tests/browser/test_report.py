@@ -10,6 +10,8 @@ import pytest
 from browser_helpers import REPO_ROOT, open_nav_page
 from playwright.sync_api import expect
 
+from dashboard.render.time_charts import BOUNDARY_NAME
+
 pytestmark = pytest.mark.browser
 
 SAMPLES = REPO_ROOT / "sample_data"
@@ -49,7 +51,7 @@ def test_the_cli_report_opens_offline(chromium_browser, tmp_path):
         expect_charts_drawn(context, report, charts=2)  # the waterfall and the replay
         page = context.pages[-1]
         expect(page.locator("h1")).to_have_text("Compaction report")
-        expect(page.get_by_text("Claude Code compacted here (its own log)")).to_be_visible()
+        expect(page.get_by_text(BOUNDARY_NAME)).to_be_visible()
     finally:
         context.close()
 

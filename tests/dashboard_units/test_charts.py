@@ -49,7 +49,7 @@ def test_waterfall_draws_context_limit_in_the_chosen_unit(default_run):
     label = chars.layout.annotations[0]
     assert label.text == "CONTEXT_LIMIT<br>50,000 chars"
     assert (label.xref, label.x, label.xanchor) == ("paper", 1, "left")  # in the right margin, clear of the bars
-    assert tokens.layout.annotations[0].text == "CONTEXT_LIMIT<br>12,500 ~tokens"
+    assert tokens.layout.annotations[0].text == "CONTEXT_LIMIT<br>12,500 tokens<br>without the overhead"
 
 
 def test_waterfall_log_scale():

@@ -9,8 +9,8 @@ from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
 from compaction.strategies import REGISTRY, STRATEGIES
 from dashboard.render import timeline
-from dashboard.render.replay_chart import BLIND_LANE, CACHE_LANE, STOP_TEXT, replay_figure
-from dashboard.render.time_charts import strategies_figure, sweep_heatmap
+from dashboard.render.replay_chart import BLIND_LANE, CACHE_LANE, PARTING_TEXT, STOP_TEXT, replay_figure
+from dashboard.render.time_charts import BOUNDARY_NAME, RECORDED_NAME, strategies_figure, sweep_heatmap
 from dashboard.ui import state
 from tests.app.conftest import SAMPLES
 
@@ -52,7 +52,7 @@ def test_replay_figure_has_a_lane_for_calls_that_named_what_they_no_longer_saw()
 def test_replay_figure_keeps_a_far_window_off_the_axis(seed_replay):
     figure = replay_figure(seed_replay)
     texts = [note.text for note in figure.layout.annotations]
-    assert "CONTEXT_LIMIT ≈ 12.5 K tokens" in texts  # 50,000 characters / 4: no recorded usage here
+    assert "CONTEXT_LIMIT ≈ 12.5 K tokens with the overhead" in texts  # 50,000 characters / 4: no usage here
     assert any("far above this chart" in text for text in texts)
     assert figure.layout.yaxis.range[1] < 200_000
     near = replay_figure(replay(SEED_DEMO, model_window_tokens=15_000))
@@ -67,10 +67,12 @@ def test_replay_figure_marks_claude_code_boundaries():
     lines = [shape for shape in figure.layout.shapes if shape.x0 == boundary["call"] + 0.5]
     assert [line.yref for line in lines] == ["y domain"]  # in the sizes' chart only, not over the lanes
     # named once in the legend, not written on the chart where labels would run into each other
-    assert not [note for note in figure.layout.annotations if "Claude Code" in (note.text or "")]
-    named = [trace for trace in figure.data if (trace.name or "").startswith("Claude Code compacted")]
+    assert not [note for note in figure.layout.annotations if "compacted" in (note.text or "")]
+    named = [trace for trace in figure.data if trace.name == BOUNDARY_NAME]
     assert len(named) == 1 and list(named[0].x) == [boundary["call"] + 0.5]
-    assert named[0].hovertext[0] == f"Claude Code compacted (auto), {boundary['pre_tokens']:,} tokens before"
+    assert named[0].hovertext[0] == f"the agent compacted (auto), {boundary['pre_tokens']:,} tokens before"
+    legend = figure.layout.legend
+    assert legend.yanchor == "top" and legend.y < 0  # under the chart, clear of the lines' labels along its top
 
 
 def test_strategies_figure_has_one_line_per_strategy():
@@ -84,7 +86,7 @@ def test_strategies_figure_has_one_line_per_strategy():
     texts = [note.text for note in figure.layout.annotations]
     assert not any(text.startswith("CONTEXT_LIMIT") for text in texts)  # the peers have their own thresholds
     with_limit = strategies_figure({"pipeline": replays["pipeline"]}, context_limit=50_000)
-    assert "CONTEXT_LIMIT ≈ 12.5 K tokens" in [note.text for note in with_limit.layout.annotations]
+    assert "CONTEXT_LIMIT ≈ 12.5 K tokens with the overhead" in [note.text for note in with_limit.layout.annotations]
 
 
 def test_sweep_heatmap_cells_are_clickable_and_the_current_one_marked(small_sweep):
@@ -139,7 +141,7 @@ def test_replay_figure_draws_what_the_log_recorded_and_where_the_uncompacted_age
     result = replay(session, keep_histories=False)
     figure = replay_figure(result)
     by_name = {trace.name: trace for trace in figure.data}
-    recorded = by_name["what the agent really sent (its log)"]
+    recorded = by_name[RECORDED_NAME]
     assert len(recorded.x) == 320 and recorded.y[0] == session.usage[result.calls[0].index]["input_tokens"] \
         + session.usage[result.calls[0].index]["cache_creation_input_tokens"] \
         + session.usage[result.calls[0].index]["cache_read_input_tokens"]
@@ -147,3 +149,30 @@ def test_replay_figure_draws_what_the_log_recorded_and_where_the_uncompacted_age
     raw = by_name["without compaction"]
     assert list(raw.x) == list(range(1, stop + 1))  # the uncompacted line ends before the window refuses it
     assert list(by_name[STOP_TEXT].x) == [stop + 1] and list(by_name[STOP_TEXT].y) == [result.model_window_tokens]
+
+
+def test_strategies_figure_sets_the_truth_beside_the_what_ifs():
+    session = load_conversation(SAMPLES / "claude_code_long_session.jsonl", name="claude_code_long_session.jsonl")
+    replays = {name: replay(session, strategy=name, keep_histories=False) for name in ("as-recorded", "pipeline")}
+    figure = strategies_figure(replays)
+    by_name = {trace.name: trace for trace in figure.data}
+    stop = replays["pipeline"].totals["raw_stop_call"]
+    # no compaction drawn over the calls it can make, as the table counts them, then the cross where it stops
+    assert list(by_name["no compaction"].x) == list(range(1, stop + 1))
+    assert list(by_name[STOP_TEXT].x) == [stop + 1]
+    recorded = by_name[RECORDED_NAME]  # the as-recorded strategy is the recorded line, drawn once
+    assert list(recorded.y) == [call.measures.recorded["context_tokens"] for call in replays["pipeline"].calls]
+    assert REGISTRY["as-recorded"].label not in by_name
+    assert list(by_name[BOUNDARY_NAME].x) == [b["call"] + 0.5 for b in replays["pipeline"].boundaries]
+    assert by_name[REGISTRY["pipeline"].label].y[-1] == replays["pipeline"].calls[-1].tokens
+
+
+def test_the_replay_chart_says_where_the_histories_part():
+    session = load_conversation(SAMPLES / "claude_code_long_session.jsonl", name="claude_code_long_session.jsonl")
+    result = replay(session, keep_histories=False)
+    figure = replay_figure(result)
+    parting = result.parting_call
+    assert parting is not None and result.calls[parting - 1].exact and not result.calls[parting].exact
+    assert any(shape.x0 == parting + 0.5 and shape.line.dash == "dot" for shape in figure.layout.shapes)
+    assert any(note.text == PARTING_TEXT and note.x == parting + 0.5 for note in figure.layout.annotations)
+    assert not any(note.text == PARTING_TEXT for note in replay_figure(replay(SEED_DEMO)).layout.annotations)

@@ -48,6 +48,16 @@ def test_the_uncompacted_line_stops_where_the_window_refuses_it(realistic):
     assert all(c.raw_cost_usd == 0 for c in result.calls[stop:])
 
 
+def test_every_comparison_with_no_compaction_covers_the_same_calls(realistic):
+    totals = replay(realistic, model_window_tokens=100_000, keep_histories=False).totals
+    stop = totals["raw_stop_call"]
+    assert totals["compared_calls"] == stop < totals["calls"]
+    assert totals["tokens_sent_compared"] < totals["tokens_sent"]
+    assert totals["saved_share"] == 1 - totals["tokens_sent_compared"] / totals["raw_tokens_sent"]
+    assert 0 < totals["saved_share"] < 1  # over the whole session against the calls before the stop it would not be
+    assert totals["cost_usd_compared"] < totals["cost_usd"]
+
+
 def test_the_calibrated_estimate_of_a_claude_code_log_is_within_ten_percent():
     conversation = load_conversation(SAMPLES / "claude_code_long_session.jsonl")
     result = replay(conversation, keep_histories=False)

@@ -1,0 +1,58 @@
+"""How far to trust a what-if on a log that compacted itself, as the Replay page and the report show it:
+each of the log's compaction points beside where the strategy compacted, the calls between the two, and
+how close the token estimate came to what the log recorded before the first (measures/fidelity.py).
+No Streamlit here."""
+
+import pandas as pd
+
+from compaction.measures.fidelity import Fidelity, fidelity
+from compaction.replay.records import ReplayResult
+
+COLUMNS = ("log's compaction", "the log compacted before call", "tokens before (the log)",
+           "the strategy compacted before call", "calls apart")
+
+
+def _call(call: int | None) -> str:
+    return "–" if call is None else f"{call + 1:,}"
+
+
+def _apart(calls: int | None) -> str:
+    if calls is None:
+        return "–"
+    if calls == 0:
+        return "the same call"
+    return f"{abs(calls):,} later" if calls > 0 else f"{abs(calls):,} earlier"
+
+
+def fidelity_of(result: ReplayResult) -> Fidelity | None:
+    """The fidelity of a replay of a log that compacted itself; None for any other conversation."""
+    if not result.boundaries:
+        return None
+    return fidelity(result)
+
+
+def fidelity_frame(found: Fidelity) -> pd.DataFrame:
+    rows = [{COLUMNS[0]: f"{number:,}", COLUMNS[1]: _call(pair.log_call),
+             COLUMNS[2]: "–" if pair.pre_tokens is None else f"{pair.pre_tokens:,}",
+             COLUMNS[3]: _call(pair.strategy_call) if pair.strategy_call is not None else "never",
+             COLUMNS[4]: _apart(pair.calls_apart)}
+            for number, pair in enumerate(found.pairs, 1)]
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def fidelity_sentence(found: Fidelity, result: ReplayResult) -> str:
+    """The estimate's error before the log's first compaction, and where the histories part."""
+    parts = []
+    if found.estimate_error is not None:
+        parts.append(f"Before the log's first compaction what the strategy sends is {found.estimate_error:.1%} away "
+                     f"from what the agent sent (median over {found.compared_calls:,} calls): near 0 while it sends "
+                     "the same history, more once it compacts on its own.")
+    parting = result.parting_call
+    if found.exact_calls:
+        until = f"until call {parting + 1:,}, where the histories part" if parting is not None else "at every call"
+        parts.append(f"{found.exact_calls:,} call{'s' if found.exact_calls != 1 else ''} sent exactly what the "
+                     f"agent sent, so their tokens are the recorded ones ({until}); after that they are estimated.")
+    extra = len(found.strategy_calls) - len(found.pairs)
+    if extra > 0:
+        parts.append(f"The strategy compacted {extra:,} more time{'s' if extra != 1 else ''} than the log.")
+    return " ".join(parts)

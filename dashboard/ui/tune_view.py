@@ -1,0 +1,131 @@
+"""The Tune page's sections around its sweep: the unit of the axes, the heatmap and what it means, where
+a setting makes no difference and why, the trade-off chart, the boxes that name a cell (they follow a
+click), and the agent's own regime in one press for a log that recorded usage."""
+
+import streamlit as st
+
+from compaction.measures.registry import MEASURES
+from compaction.replay.sweep import SweepResult
+from dashboard.render import timeline, tune_axes
+from dashboard.render.time_charts import sweep_heatmap
+from dashboard.render.tradeoff_chart import tradeoff_figure
+from dashboard.render.tune_notes import irrelevance_notes, layers_below
+from dashboard.ui import state, tuning
+from dashboard.ui.tuning import Axis
+
+UNIT_KEY = "tune_unit"
+UNIT_TITLES = {tune_axes.TOKENS: "tokens (calibrated on this log)", tune_axes.CHARS: "characters"}
+
+
+def axes_unit(history) -> str:
+    """Tokens by default for a log with usage (the agent's regime), characters otherwise."""
+    if history.calibration is None:
+        return tune_axes.CHARS
+    units = list(UNIT_TITLES)
+    return st.radio("Sizes on the axes", units, format_func=UNIT_TITLES.get, key=UNIT_KEY, horizontal=True,
+                    help="Tokens: CONTEXT_LIMIT counted as a call sends it (with the system prompt and tools, the "
+                         "overhead), the other sizes as one tool output's tokens, through the token model calibrated "
+                         "on this log; the sidebar's sliders stay in characters.")
+
+
+def calls(history) -> int:
+    return sum(1 for message in history.messages if message.get("role") == "assistant")
+
+
+def axis_title(axis: Axis) -> str:
+    name = tuning.setting_name(axis.name)
+    return f"{name} ({axis.unit})" if axis.unit else name
+
+
+def heatmap_figure(result: SweepResult, measure: str, x: Axis, y: Axis, current):
+    """The heatmap of `measure`, also of a grid still filling (its cells not yet done are blank)."""
+    return sweep_heatmap(result, measure, timeline.TUNE_MEASURES[measure], current, x_labels=x.labels,
+                         y_labels=y.labels, x_title=axis_title(x), y_title=axis_title(y))
+
+
+def heatmap(result: SweepResult, measure: str, x: Axis, y: Axis, current, place) -> None:
+    """The whole grid's heatmap in `place` (where it was drawn as it filled), clickable, and what it means."""
+    place.plotly_chart(heatmap_figure(result, measure, x, y, current), width="stretch", key=tuning.HEATMAP_KEY,
+                       on_select=tuning.apply_clicked_cell, selection_mode="points", config={"displayModeBar": False})
+    settings = state.settings()
+    sidebar = ", ".join(f"{tuning.setting_name(axis.name)} {getattr(settings, axis.name):,}"
+                        + (" characters" if axis.name in tune_axes.SIZE_SETTINGS else "") for axis in (x, y))
+    where = ("The black square marks the sidebar's settings." if current is not None else
+             f"The sidebar's settings ({sidebar}) are not on this grid.")
+    st.caption(f"{where} Colour: {MEASURES[measure].darker}; each measure is one side of a trade-off (see below). "
+               f"Every cell replays all {calls(state.history()):,} calls of the session. '–' means the "
+               f"session has nothing to measure there. {result.replays:,} replays ran; the other cells had the same "
+               "outcome as one of them.")
+
+
+def why_flat(result: SweepResult, history, x: Axis, y: Axis, unit: str) -> None:
+    axes = {x.name: x, y.name: y}
+    notes = irrelevance_notes(result, history, lambda field, value: axes[field].phrase(value), tuning.setting_name,
+                              unit == tune_axes.TOKENS)
+    if notes:
+        st.info("**Where a setting makes no difference, and why:**\n" + "\n".join(f"- {note}" for note in notes),
+                icon=":material/horizontal_rule:")
+
+
+def trade_off(result: SweepResult, current) -> None:
+    st.subheader("Cost against what the model loses")
+    loss_col, _ = st.columns([1, 1])
+    loss = loss_col.selectbox("Loss to weigh against the cost", ("blind_references", "artifact_retention"),
+                              key="tune_loss", format_func=timeline.TUNE_MEASURES.get)
+    st.plotly_chart(tradeoff_figure(result, "cost_usd", loss, current), width="stretch", key=tuning.TRADE_OFF_KEY,
+                    on_select=tuning.apply_clicked_point, selection_mode="points", config={"displayModeBar": False})
+    front = result.trade_off_front("cost_usd", loss)
+    cells = [(r, c) for r in range(len(result.y_values)) for c in range(len(result.x_values))]
+    st.caption(f"Each point is one pair of settings; pairs with the same outcome lie on one point "
+               f"({_points(result, cells, loss)} for {len(cells):,} pairs here). The dark points, joined by the "
+               f"line, are the {len(front):,} pairs ({_points(result, front, loss)}) that no other pair beats on both "
+               "cost and loss: cheaper ones lose more, and the others cost more or lose more for nothing. Click a "
+               "point to use its settings.")
+
+
+def _points(result: SweepResult, cells, loss: str) -> str:
+    """How many points the trade-off chart draws for `cells`: one per distinct (cost, loss)."""
+    outcomes = {(result.cells[r][c]["cost_usd"], result.cells[r][c][loss]) for r, c in cells}
+    count = sum(1 for outcome in outcomes if None not in outcome)
+    return f"{count:,} point{'s' if count != 1 else ''}"
+
+
+def pick_boxes(x: Axis, y: Axis, current) -> None:
+    """Two boxes naming a cell, and Apply: the same as clicking it. They follow the sidebar's cell."""
+    tuning.follow_current(current, len(x.values), len(y.values))
+    st.markdown("**Use a cell's settings** (the same as clicking it):")
+    pick_x, pick_y, pick_button = st.columns(3, vertical_alignment="bottom")
+    pick_x.selectbox(axis_title(x), range(len(x.values)), format_func=lambda i: x.labels[i], key=tuning.PICK_X)
+    pick_y.selectbox(axis_title(y), range(len(y.values)), format_func=lambda i: y.labels[i], key=tuning.PICK_Y)
+    pick_button.button("Apply to the sidebar", on_click=tuning.apply_picked, key="tune_apply",
+                       icon=":material/check:", type="primary")
+
+
+def _regime_values(history) -> dict[str, int] | None:
+    point = tune_axes.log_compaction_point(history)
+    if point is None:
+        return None
+    specs = {spec.field: spec for spec in state.SLIDERS}
+    messages = tune_axes.regime_max_messages(len(history.messages))[-1]
+    results = sum(1 for message in history.messages for block in (message.get("content") or [])
+                  if isinstance(block, dict) and block.get("type") == "tool_result")
+    convert = tune_axes.converter(history)
+    return {"context_limit": min(convert.chars("context_limit", point), specs["context_limit"].maximum),
+            "max_messages": min(messages, specs["max_messages"].maximum),
+            "keep_recent": min(max(results, 3), specs["keep_recent"].maximum)}
+
+
+def agent_regime(history) -> None:
+    """For a log that compacted itself: the settings under which the pipeline behaves as the agent did."""
+    values = _regime_values(history)
+    if values is None:
+        return
+    point = tune_axes.log_compaction_point(history)
+    still = layers_below(history, state.settings().replace(**values))
+    st.markdown(f"**The agent's own regime.** It never snipped nor replaced old results, and it compacted at "
+                f"{point:,} tokens. In the pipeline: max_messages {values['max_messages']:,} (no snip), KEEP_RECENT "
+                f"{values['keep_recent']:,} (no placeholders) and CONTEXT_LIMIT {values['context_limit']:,} "
+                "characters (its compaction point through the token model)."
+                + (f" Still acting at these settings: {', '.join(still)}." if still else ""))
+    st.button("Use the agent's regime in the sidebar", on_click=state.apply_settings, args=(values,),
+              key="tune_agent_regime", icon=":material/history:")
