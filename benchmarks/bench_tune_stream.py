@@ -22,17 +22,8 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_dashboard import open_realistic_pipeline  # noqa: E402
-from browser_helpers import CHROMIUM, browser_unavailable, start_streamlit  # noqa: E402
+from browser_helpers import CELLS_ON_SCREEN, CHROMIUM, browser_unavailable, start_streamlit  # noqa: E402
 
-CELLS_ON_SCREEN = """() => {
-    for (const plot of document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")) {
-        const trace = plot.data && plot.data[0];
-        if (trace && trace.type === "heatmap") {
-            return trace.z.flat().filter(v => v !== null && !Number.isNaN(v)).length;
-        }
-    }
-    return 0;
-}"""
 AT_LEAST = f"""(count) => ({CELLS_ON_SCREEN})() >= count"""
 FINISHED = f"""(count) => {{
     const app = document.querySelector("[data-testid='stApp']");

@@ -39,6 +39,18 @@ class StreamlitServer:
                 self.proc.wait(timeout=10)
 
 
+# how many cells of the page's heatmap hold a value (Tune draws its grid as it fills)
+CELLS_ON_SCREEN = """() => {
+    for (const plot of document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")) {
+        const trace = plot.data && plot.data[0];
+        if (trace && trace.type === "heatmap") {
+            return trace.z.flat().filter(v => v !== null && !Number.isNaN(v)).length;
+        }
+    }
+    return 0;
+}"""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

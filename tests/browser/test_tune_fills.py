@@ -3,20 +3,11 @@ screen with some of its cells before the last is done, then whole and clickable.
 by benchmarks/bench_tune_stream.py, not here.)"""
 
 import pytest
-from browser_helpers import expect_no_exception, open_nav_page, wait_idle
+from browser_helpers import CELLS_ON_SCREEN, expect_no_exception, open_nav_page, wait_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-CELLS_ON_SCREEN = """() => {
-    for (const plot of document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")) {
-        const trace = plot.data && plot.data[0];
-        if (trace && trace.type === "heatmap") {
-            return trace.z.flat().filter(v => v !== null && !Number.isNaN(v)).length;
-        }
-    }
-    return 0;
-}"""
 
 
 def test_the_heatmap_fills_as_cells_are_done(app_page):
