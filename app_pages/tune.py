@@ -6,7 +6,7 @@ import streamlit as st
 
 from compaction.errors import SettingsError
 from dashboard.render import timeline
-from dashboard.ui import export_panel, state, tune_view, tuning
+from dashboard.ui import export_panel, state, sweep_state, tune_view, tuning
 
 st.title("Tune")
 st.caption("Which settings suit this session? Every cell is a replay of the whole session (see the Replay "
@@ -39,7 +39,7 @@ st.subheader(timeline.TUNE_MEASURES[measure])
 place = st.empty()  # drawn as the cells come, then once more, clickable, when the grid is whole
 bar = st.progress(0.0, text=f"Replaying the session for {cells:,} pairs of settings…")
 try:
-    for result in state.sweep_stream((x_name, x_values), (y_name, y_values)):
+    for result in sweep_state.sweep_stream((x_name, x_values), (y_name, y_values)):
         if result.cells_done < result.cell_count:
             place.plotly_chart(tune_view.heatmap_figure(result, measure, x_axis, y_axis,
                                                         tuning.current_cell(result, current_settings)),

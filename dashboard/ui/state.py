@@ -6,9 +6,8 @@ a page run without app.py (AppTest's switch_page) still sees the last settings, 
 
 import os
 import tempfile
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -19,9 +18,6 @@ from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.loop import MODEL_WINDOW_TOKENS, ReplayResult, replay
-from compaction.replay.parallel import ProcessPool
-from compaction.replay.sweep import SweepResult, SweepStore
-from compaction.replay.sweep import sweep_stream as sweep_stream_of
 from compaction.storage.outputs import OutputStore
 from compaction.storage.workspaces import new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
@@ -51,13 +47,11 @@ _RESULTS = "_pipeline_results"
 _CLAUDE_RESULTS = "_claude_results"
 _CLAUDE_KEY = "_claude_api_key"
 _REPLAYS = "_replays"
-_SWEEPS = "_sweeps"
 _TOUR = "_tour_result"
 _LOSSES = "_pipeline_losses"
 _RESULT_CACHE_SIZE = 12
 _STRATEGY_REPLAYS = "_strategy_replays"
 _STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
-SWEEP_REDRAW_S = 0.15  # Tune redraws its heatmap at most this often while the sweep fills it
 
 
 def settings() -> Settings:
@@ -129,7 +123,7 @@ def pipeline_view() -> log_view.LogView:
     return log_view.log_view(history(), log_view_choice())
 
 
-def _remember(cache_name: str, key, value, size: int = _RESULT_CACHE_SIZE) -> None:
+def remember(cache_name: str, key, value, size: int = _RESULT_CACHE_SIZE) -> None:
     cache = st.session_state.setdefault(cache_name, OrderedDict())
     cache[key] = value
     cache.move_to_end(key)
@@ -150,7 +144,7 @@ def _cached(cache_name: str, key, compute, size: int = _RESULT_CACHE_SIZE):
     """`compute()` once per key, the newest `size` results kept in the session."""
     cache = st.session_state.setdefault(cache_name, OrderedDict())
     if key not in cache:
-        _remember(cache_name, key, compute(), size)
+        remember(cache_name, key, compute(), size)
     return cache[key]
 
 
@@ -242,42 +236,6 @@ def replay_later() -> Callable[[], ReplayResult]:
                           keep_histories=False, prices=current_prices)
 
 
-def sweep_result(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]], progress=None) -> SweepResult:
-    """A sweep of two settings around the current ones; `progress(done, total)` while it runs."""
-    for result in sweep_stream(x, y):
-        if progress is not None:
-            progress(result.cells_done, result.cell_count)
-    return result
-
-
-def sweep_stream(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]]) -> Iterator[SweepResult]:
-    """The sweep of two settings around the current ones as it fills (compaction's sweep_stream): the
-    same result again every SWEEP_REDRAW_S at most while cells are done, then whole, which is kept; a
-    grid already swept comes whole at once."""
-    base, window, current_prices = settings(), model_window(), prices()
-    others = tuple((name, value) for name, value in base.as_dict().items() if name not in (x[0], y[0]))
-    key = (loaded().key, others, x, y, window, current_prices)
-    cache = st.session_state.setdefault(_SWEEPS, OrderedDict())
-    if key not in cache:
-        shown = 0.0
-        for result in sweep_stream_of(history(), x, y, base, model_window_tokens=window, prices=current_prices,
-                                      store=SweepStore(store().root / "sweeps"), executor=_sweep_workers()):
-            if result.cells_done < result.cell_count and time.monotonic() - shown >= SWEEP_REDRAW_S:
-                shown = time.monotonic()
-                yield result
-        _remember(_SWEEPS, key, result, size=4)
-    cache.move_to_end(key)
-    yield cache[key]
-
-
-@st.cache_resource(show_spinner=False)
-def _sweep_workers():
-    """One pool of worker processes for the sweeps of every session (one per core, started once and
-    fresh, not forked from the server's threads); None on a single core."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return ProcessPool(cores) if cores > 1 else None
-
-
 def tour_result() -> PipelineResult:
     """The guided tour's run: the tutorial's demo at the tour's fixed settings, whatever the sidebar says."""
     def run() -> PipelineResult:
@@ -342,5 +300,5 @@ def run_with_claude() -> PipelineResult:
     summarizer = ClaudeSummarizer(api_key=typed_key(), max_tokens=current_settings.summary_max_tokens,
                                   input_cap=current_settings.summary_input_cap)
     outcome = run_pipeline(pipeline_view().history, current_settings, store(), summarizer)
-    _remember(_CLAUDE_RESULTS, _pass_key(current_settings), outcome)
+    remember(_CLAUDE_RESULTS, _pass_key(current_settings), outcome)
     return outcome

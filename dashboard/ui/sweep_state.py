@@ -1,0 +1,46 @@
+"""Tune's sweep for the session: the grid of two settings around the sidebar's, streamed as it fills and
+kept per session once whole; one pool of worker processes shared by every session's sweeps."""
+
+import os
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+
+import streamlit as st
+
+from compaction.replay.parallel import ProcessPool
+from compaction.replay.sweep import SweepResult, SweepStore
+from compaction.replay.sweep import sweep_stream as sweep_stream_of
+from dashboard.ui import state
+
+_SWEEPS = "_sweeps"
+SWEEP_REDRAW_S = 0.15  # Tune redraws its heatmap at most this often while the sweep fills it
+
+
+def sweep_stream(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]]) -> Iterator[SweepResult]:
+    """The sweep of two settings around the current ones as it fills (compaction's sweep_stream): the
+    same result again every SWEEP_REDRAW_S at most while cells are done, then whole, which is kept; a
+    grid already swept comes whole at once."""
+    base, window, current_prices = state.settings(), state.model_window(), state.prices()
+    others = tuple((name, value) for name, value in base.as_dict().items() if name not in (x[0], y[0]))
+    key = (state.loaded().key, others, x, y, window, current_prices)
+    cache = st.session_state.setdefault(_SWEEPS, OrderedDict())
+    if key not in cache:
+        shown = 0.0
+        for result in sweep_stream_of(state.history(), x, y, base, model_window_tokens=window,
+                                      prices=current_prices, store=SweepStore(state.store().root / "sweeps"),
+                                      executor=_sweep_workers()):
+            if result.cells_done < result.cell_count and time.monotonic() - shown >= SWEEP_REDRAW_S:
+                shown = time.monotonic()
+                yield result
+        state.remember(_SWEEPS, key, result, size=4)
+    cache.move_to_end(key)
+    yield cache[key]
+
+
+@st.cache_resource(show_spinner=False)
+def _sweep_workers():
+    """One pool of worker processes for the sweeps of every session (one per core, started once and
+    fresh, not forked from the server's threads); None on a single core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return ProcessPool(cores) if cores > 1 else None
