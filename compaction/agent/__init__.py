@@ -9,6 +9,14 @@ as a session with its recorded usage.
 - trace.py: the trace, one line per call.
 """
 
-from compaction.agent.client import CompactingClient
-
 __all__ = ["CompactingClient"]
+
+
+def __getattr__(name: str):
+    # the client needs the anthropic SDK (a second or two to import): loaded when asked for, so the parts
+    # that only read messages (blocks.py, used by the export forms) do not pull it in
+    if name == "CompactingClient":
+        from compaction.agent.client import CompactingClient
+
+        return CompactingClient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
