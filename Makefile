@@ -38,8 +38,8 @@ run: $(RUN_STAMP)
 # Browser tests run apart and serially: each pytest-xdist worker would start its own server and browser.
 test: $(DEV_STAMP) chromium
 	$(BIN)/ruff check .
-	$(PYTEST) -n 2 -m "not browser"
-	$(PYTEST) -m browser -p no:xdist
+	$(PYTEST) -n 2 -m "not browser" --durations=10
+	$(PYTEST) -m browser -p no:xdist --durations=10
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
