@@ -174,3 +174,16 @@ def metric(page, label: str):
 
     return page.locator("[data-testid='stMetric']").filter(
         has=page.locator("[data-testid='stMetricLabel']", has_text=re.compile(f"^{re.escape(label)}$")))
+
+
+def read_folder(page, folder: Path, sessions: int) -> None:
+    """On the Sessions page: type `folder`, read it, and wait until its `sessions` rows are analysed."""
+    from playwright.sync_api import expect
+
+    open_nav_page(page, "Sessions", "Sessions")
+    page.get_by_role("textbox", name="Folder").fill(str(folder))
+    page.get_by_role("textbox", name="Folder").press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Read this folder").click()
+    expect(page.get_by_text(f"Analysed {sessions} sessions")).to_be_visible(timeout=120_000)
+    wait_idle(page)

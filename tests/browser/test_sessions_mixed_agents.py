@@ -3,7 +3,7 @@
 recorded cost, each subagent under its session, every text whole, and a subagent opened with a click."""
 
 import pytest
-from browser_helpers import OUTPUT_DIR, expect_no_exception, open_nav_page, screenshot, wait_idle
+from browser_helpers import OUTPUT_DIR, expect_no_exception, open_nav_page, read_folder, screenshot, wait_idle
 from playwright.sync_api import expect
 
 from compaction.corpus import analyse, discover
@@ -57,13 +57,7 @@ def drawn_table(page) -> list[dict[str, dict]]:
 
 def test_mixed_agents_rows_whole_with_format_calls_and_recorded_cost(app_page):
     page = app_page
-    open_nav_page(page, "Sessions", "Sessions")
-    page.get_by_role("textbox", name="Folder").fill(str(MIXED))
-    page.get_by_role("textbox", name="Folder").press("Enter")
-    wait_idle(page)
-    page.get_by_role("button", name="Read this folder").click()
-    expect(page.get_by_text("Analysed 8 sessions")).to_be_visible(timeout=120_000)
-    wait_idle(page)
+    read_folder(page, MIXED, 8)
     screenshot(page, "sessions_mixed_agents")
 
     drawn = drawn_table(page)  # every title and every value fits its column

@@ -2,7 +2,7 @@
 on a row opens that session on the Conversation page, and the corpus sweep draws its heatmap."""
 
 import pytest
-from browser_helpers import expect_no_exception, open_nav_page, screenshot, wait_idle
+from browser_helpers import expect_no_exception, open_nav_page, read_folder, screenshot, wait_idle
 from playwright.sync_api import expect
 
 from tests.corpus.conftest import CORRUPT_NAME, write_small_corpus
@@ -18,13 +18,7 @@ def corpus(tmp_path_factory):
 
 def test_folder_rows_open_a_session_and_sweep(app_page, corpus):
     page = app_page
-    open_nav_page(page, "Sessions", "Sessions")
-    page.get_by_role("textbox", name="Folder").fill(str(corpus))
-    page.get_by_role("textbox", name="Folder").press("Enter")
-    wait_idle(page)
-    page.get_by_role("button", name="Read this folder").click()
-    expect(page.get_by_text("Analysed 7 sessions")).to_be_visible(timeout=120_000)
-    wait_idle(page)
+    read_folder(page, corpus, 7)
     grid = page.locator("[data-testid='stDataFrame']").first
     expect(grid).to_contain_text(CORRUPT_NAME.split("/")[-1].removesuffix(".json"))
     expect(grid).to_contain_text("not valid JSON")
