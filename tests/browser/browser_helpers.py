@@ -140,6 +140,17 @@ def open_nav_page(page, link: str, title: str) -> None:
     expect(page.locator("h1", has_text=title)).to_be_visible()
 
 
+def open_tune(page, timeout_ms: float = 120_000) -> None:
+    """Open Tune and wait for its grid to be whole: while it fills, each batch of cells redraws the heatmap
+    (a new element), so a locator taken then may be detached before it is used. "Apply to the sidebar"
+    is drawn only after the last cell."""
+    from playwright.sync_api import expect
+
+    open_nav_page(page, "Tune", "Tune")
+    expect(page.get_by_role("button", name="Apply to the sidebar")).to_be_visible(timeout=timeout_ms)
+    wait_idle(page, timeout_ms)
+
+
 def expect_no_exception(page) -> None:
     from playwright.sync_api import expect
 

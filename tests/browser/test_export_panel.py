@@ -6,14 +6,14 @@ import sys
 
 import pytest
 from browser_helpers import expect_no_exception as no_exception
-from browser_helpers import open_nav_page, wait_idle
+from browser_helpers import open_tune, wait_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_tune_page_gives_the_module_to_copy_and_download(app_page, tmp_path):
-    open_nav_page(app_page, "Tune", "Tune")
+    open_tune(app_page)
     app_page.get_by_text("Use these settings").click()
     wait_idle(app_page)
     panel = app_page.locator("[data-testid='stExpander']", has_text="Use these settings")

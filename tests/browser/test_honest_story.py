@@ -10,7 +10,7 @@ import functools
 import json
 
 import pytest
-from browser_helpers import REPO_ROOT, load_sample, metric, open_nav_page, upload, wait_idle
+from browser_helpers import REPO_ROOT, load_sample, metric, open_nav_page, open_tune, upload, wait_idle
 from browser_helpers import expect_no_exception as no_exception
 from playwright.sync_api import expect
 
@@ -141,7 +141,7 @@ def test_compare_shows_the_log_beside_the_what_ifs_and_follows_the_sidebar(log_o
 
 def test_tune_has_token_axes_up_to_the_window_through_the_logs_compaction_point(log_on_page):
     page, path = log_on_page
-    open_nav_page(page, "Tune", "Tune")
+    open_tune(page)
     expect(page.get_by_role("radio", name="tokens (calibrated on this log)")).to_be_checked()
     heatmap = page.locator(CHART).first
     expect(heatmap.locator(".g-xtitle")).to_have_text("CONTEXT_LIMIT (tokens, with the overhead)")
@@ -156,7 +156,7 @@ def test_tune_has_token_axes_up_to_the_window_through_the_logs_compaction_point(
 def test_a_tune_cell_click_survives_apply_to_the_sidebar(app_page):
     page = app_page
     load_sample(page, LONG_TITLE)
-    open_nav_page(page, "Tune", "Tune")
+    open_tune(page)
     heatmap = page.locator(CHART).first
     heatmap.scroll_into_view_if_needed()
     expect(heatmap.locator("g.xtick text").first).to_be_visible()

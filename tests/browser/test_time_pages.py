@@ -4,7 +4,7 @@ sidebar sliders."""
 
 import pytest
 from browser_helpers import expect_no_exception as no_exception
-from browser_helpers import open_nav_page, screenshot, wait_idle
+from browser_helpers import open_nav_page, open_tune, screenshot, wait_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -49,7 +49,7 @@ def test_tour_steps_forward_and_back(app_page):
 
 
 def test_heatmap_click_sets_the_sidebar(app_page):
-    open_page(app_page, "Tune")
+    open_tune(app_page)
     context_limit = app_page.get_by_role("slider", name="CONTEXT_LIMIT (characters)")
     keep_recent = app_page.get_by_role("slider", name="KEEP_RECENT (tool results)")
     expect(context_limit).to_have_value("50000")
