@@ -12,6 +12,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from sample_data import TITLES
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 OUTPUT_DIR = REPO_ROOT / "test-output" / "browser"
@@ -151,6 +153,20 @@ def open_tune(page, timeout_ms: float = 120_000) -> None:
     wait_idle(page, timeout_ms)
 
 
+def settled_box(locator, timeout_s: float = 30.0) -> dict:
+    """The bounding box of `locator` once it has stopped moving: a chart drawn 'stretch' is resized after
+    it is first drawn (later on a busy machine), so a box read at once can be off by a column."""
+    deadline, last = time.monotonic() + timeout_s, None
+    while True:
+        box = locator.bounding_box()
+        if box is not None and box == last:
+            return box
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{locator} kept moving for {timeout_s:.0f} s: {last} then {box}")
+        last = box
+        locator.page.wait_for_timeout(250)
+
+
 def expect_no_exception(page) -> None:
     from playwright.sync_api import expect
 
@@ -166,6 +182,11 @@ def load_sample(page, title_part: str) -> None:
     wait_idle(page)
     page.get_by_role("button", name="Load this sample").click()
     wait_idle(page)
+    # the run may not have started when wait_idle looked: a page opened now would show the sample before
+    from playwright.sync_api import expect
+
+    name = next(name for name, title in TITLES.items() if title_part in title)
+    expect(page.locator("h2", has_text=f"Loaded: {name}")).to_be_visible(timeout=60_000)
 
 
 def upload(page, path: Path) -> None:

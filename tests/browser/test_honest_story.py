@@ -10,7 +10,16 @@ import functools
 import json
 
 import pytest
-from browser_helpers import REPO_ROOT, load_sample, metric, open_nav_page, open_tune, upload, wait_idle
+from browser_helpers import (
+    REPO_ROOT,
+    load_sample,
+    metric,
+    open_nav_page,
+    open_tune,
+    settled_box,
+    upload,
+    wait_idle,
+)
 from browser_helpers import expect_no_exception as no_exception
 from playwright.sync_api import expect
 
@@ -162,8 +171,8 @@ def test_a_tune_cell_click_survives_apply_to_the_sidebar(app_page):
     expect(heatmap.locator("g.xtick text").first).to_be_visible()
     x_labels, y_labels = ticks(heatmap, "x"), ticks(heatmap, "y")
     column, row = 3, 2  # 80,000 tokens and max_messages 200: not the sidebar's cell
-    x_tick = heatmap.locator("g.xtick text").nth(column).bounding_box()
-    y_tick = heatmap.locator("g.ytick text").nth(row).bounding_box()
+    x_tick = settled_box(heatmap.locator("g.xtick text").nth(column))
+    y_tick = settled_box(heatmap.locator("g.ytick text").nth(row))
     context_limit = page.get_by_role("slider", name="CONTEXT_LIMIT (characters)")
     expect(context_limit).to_have_value("50000")
     page.mouse.click(x_tick["x"] + x_tick["width"] / 2, y_tick["y"] + y_tick["height"] / 2)

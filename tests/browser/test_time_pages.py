@@ -4,7 +4,7 @@ sidebar sliders."""
 
 import pytest
 from browser_helpers import expect_no_exception as no_exception
-from browser_helpers import open_nav_page, open_tune, screenshot, wait_idle
+from browser_helpers import open_nav_page, open_tune, screenshot, settled_box, wait_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -54,7 +54,7 @@ def test_heatmap_click_sets_the_sidebar(app_page):
     keep_recent = app_page.get_by_role("slider", name="KEEP_RECENT (tool results)")
     expect(context_limit).to_have_value("50000")
     plot_area = app_page.locator("[data-testid='stPlotlyChart'] .nsewdrag").first
-    box = plot_area.bounding_box()
+    box = settled_box(plot_area)
     # the bottom-left cell: the first CONTEXT_LIMIT (10,000) and the first KEEP_RECENT (1) of 10 x 10
     plot_area.click(position={"x": box["width"] * 0.05, "y": box["height"] * 0.95})
     wait_idle(app_page)
