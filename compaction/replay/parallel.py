@@ -9,6 +9,7 @@ dicts here); the function must be importable by the workers (a module-level func
 """
 
 import concurrent.futures
+import importlib
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -57,15 +58,25 @@ class ProcessPool(InProcess):
     start at once, with what this process imported and prepared before its first task
     (`shares_memory`)."""
 
-    def __init__(self, workers: int, forked: bool = False):
+    def __init__(self, workers: int, forked: bool = False, preload: str | None = None):
         self.workers = workers
         self.shares_memory = forked and "fork" in multiprocessing.get_all_start_methods()
+        self.preload = preload  # a module each worker imports as it starts
         self._pool = self._new_pool()
         self._running: set = set()  # futures not yet done, so that close knows whether it may wait
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         context = multiprocessing.get_context("fork" if self.shares_memory else "spawn")
-        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
+        initializer, initargs = (importlib.import_module, (self.preload,)) if self.preload else (None, ())
+        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=initializer,
+                                                      initargs=initargs)
+
+    def start(self) -> None:
+        """Start every worker now rather than at the first tasks, which then wait for no new interpreter
+        and no import: one empty task per worker (a spawned pool adds a process per task while none is
+        idle)."""
+        for _ in range(self.workers):
+            self.submit(int)
 
     def submit(self, function: Callable, *args) -> concurrent.futures.Future:
         try:

@@ -9,6 +9,10 @@ conversation it prepared (its sizes, term index and caches) for the sweep's othe
 are pickled once per sweep and travel as bytes, which a worker reads only for its first line. Forked
 workers (the command line's) skip even that: this process prepares the conversation before the first
 task, and they start with it in memory.
+
+The first task of each worker is one cell, not a line, so that the first cells come after one replay
+rather than a line of them (a page draws the grid as it fills); the rest of those lines follow as tasks
+of their own. That costs at most one replay per worker more than whole lines would.
 """
 
 import dataclasses
@@ -96,13 +100,30 @@ def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list
         # forked workers start from this process's memory: prepared (and indexed) once, here, for all
         _PREPARED.clear()
         _PREPARED[conversation.key] = warmed(conversation.history())
+    tasks = line_parts(len(values), len(across[1]), executor.workers)
     done = 0
-    for position, outcome in stream(sweep_line, values, (conversation, across, along, base,
-                                                         _strategy(strategy), window, prices),
-                                    executor, lambda value, error: error, None, cancelled):
+    for task, outcome in stream(_sweep_part, tasks, (values, conversation, across, along, base,
+                                                      _strategy(strategy), window, prices),
+                                executor, lambda part, error: error, None, cancelled):
+        position, first, _ = tasks[task]
         if isinstance(outcome, BaseException):
             raise CompactionError(f"the sweep failed on a worker ({along} {values[position]:,}): {outcome}")
         line, line_replays = outcome
         done += len(line)
-        yield done, [(k, position, cell) if by_columns else (position, k, cell) for k, cell in enumerate(line)], \
-            line_replays
+        yield done, [(first + k, position, cell) if by_columns else (position, first + k, cell)
+                     for k, cell in enumerate(line)], line_replays
+
+
+def line_parts(lines: int, length: int, workers: int) -> list[tuple[int, int, int]]:
+    """The tasks of a grid of `lines` lines of `length` cells, as (line, first cell, end): whole lines, but
+    for the first cell of each of the first `workers` lines, which comes first as a task of its own."""
+    opening = min(workers, lines) if length > 1 else 0
+    return ([(line, 0, 1) for line in range(opening)] + [(line, 1, length) for line in range(opening)]
+            + [(line, 0, length) for line in range(opening, lines)])
+
+
+def _sweep_part(part: tuple[int, int, int], values: list[int], conversation: _Conversation,
+                across: tuple[str, list[int]], along: str, *rest) -> tuple[list[dict], int]:
+    """On a worker: the cells `first` to `end` of one line (line_parts), and how many replays they took."""
+    line, first, end = part
+    return sweep_line(values[line], conversation, (across[0], across[1][first:end]), along, *rest)

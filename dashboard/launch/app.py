@@ -1,5 +1,7 @@
-"""The script `compaction-lab` gives `streamlit run`; the checkout's app.py is the same two lines."""
+"""The script `compaction-lab` gives `streamlit run`; the checkout's app.py is the same lines."""
 
-from dashboard.ui.navigation import run_app
+# A sweep's worker process runs this file as "__mp_main__" (see the checkout's app.py): it draws nothing.
+if __name__ == "__main__":
+    from dashboard.ui.navigation import run_app
 
-run_app()
+    run_app()

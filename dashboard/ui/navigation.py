@@ -9,7 +9,7 @@ from importlib.resources import files
 
 import streamlit as st
 
-from dashboard.ui import shell
+from dashboard.ui import shell, sweep_state
 
 # `app_pages/` of the checkout, installed as dashboard.app_pages (pyproject.toml)
 PAGES_DIR = files("dashboard.app_pages")
@@ -47,4 +47,7 @@ def run_app() -> None:
     st.set_page_config(page_title="Compaction Lab", page_icon=":material/compress:", layout="wide")
     navigation = st.navigation(app_pages())
     shell.sidebar()
-    navigation.run()
+    try:
+        navigation.run()
+    finally:  # also when the page stopped early (st.stop)
+        sweep_state.start_workers()

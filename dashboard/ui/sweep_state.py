@@ -8,12 +8,14 @@ from collections.abc import Iterator
 
 import streamlit as st
 
+from compaction.replay import spread
 from compaction.replay.parallel import ProcessPool
 from compaction.replay.sweep import SweepResult, SweepStore
 from compaction.replay.sweep import sweep_stream as sweep_stream_of
 from dashboard.ui import state
 
 _SWEEPS = "_sweeps"
+SWEEP_MODULE = spread.__name__  # what a sweep's worker runs, imported as it starts
 SWEEP_REDRAW_S = 0.15  # Tune redraws its heatmap at most this often while the sweep fills it
 
 
@@ -38,9 +40,19 @@ def sweep_stream(x: tuple[str, tuple[int, ...]], y: tuple[str, tuple[int, ...]])
     yield cache[key]
 
 
+def start_workers() -> None:
+    """Start the sweeps' pool, if it is not running yet (after a page is drawn, so that it slows no page):
+    Tune's first cells then wait for no worker to start and import the engine."""
+    _sweep_workers()
+
+
 @st.cache_resource(show_spinner=False)
 def _sweep_workers():
     """One pool of worker processes for the sweeps of every session (one per core, started once and
     fresh, not forked from the server's threads); None on a single core."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return ProcessPool(cores) if cores > 1 else None
+    if cores < 2:
+        return None
+    pool = ProcessPool(cores, preload=SWEEP_MODULE)
+    pool.start()
+    return pool

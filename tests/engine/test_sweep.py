@@ -88,8 +88,20 @@ def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
         spread = sweep(session, *axes, executor=executor)
         # CONTEXT_LIMIT down the rows: the lines run along the other axis, the cells are the same
         transposed = sweep(session, axes[1], axes[0], executor=executor)
-    assert spread.cells == here.cells and spread.replays == here.replays
+    # the first cell of each worker's first line is a task of its own: at most one more replay per worker
+    assert spread.cells == here.cells and here.replays <= spread.replays <= here.replays + 2
     assert [list(row) for row in zip(*transposed.cells, strict=True)] == here.cells
+
+
+def test_the_first_task_of_each_worker_is_one_cell_then_the_lines_follow_whole():
+    from compaction.replay.spread import line_parts
+
+    assert line_parts(3, 4, 2) == [(0, 0, 1), (1, 0, 1), (0, 1, 4), (1, 1, 4), (2, 0, 4)]
+    assert line_parts(1, 4, 8) == [(0, 0, 1), (0, 1, 4)]  # fewer lines than workers
+    assert line_parts(3, 1, 2) == [(0, 0, 1), (1, 0, 1), (2, 0, 1)]  # lines of one cell: nothing to split
+    for lines, length, workers in ((10, 10, 2), (4, 7, 3), (1, 1, 1)):  # every cell once
+        cells = [(line, k) for line, first, end in line_parts(lines, length, workers) for k in range(first, end)]
+        assert sorted(cells) == [(line, k) for line in range(lines) for k in range(length)]
 
 
 def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():

@@ -2,12 +2,14 @@
 one before, the cells still to do hold None for every measure, and the last is the sweep's grid, in
 this process or spread over workers."""
 
+import sys
+
 import pytest
 
 from compaction.errors import CompactionError, SettingsError
 from compaction.generate import generate
 from compaction.measures.registry import MEASURES
-from compaction.replay.parallel import open_executor
+from compaction.replay.parallel import ProcessPool, open_executor
 from compaction.replay.sweep import NOT_DONE, sweep, sweep_stream
 
 AXES = (("context_limit", [8_000, 20_000, 60_000]), ("keep_recent", [1, 3]))
@@ -34,11 +36,31 @@ def test_cells_come_one_by_one_and_end_as_the_sweep(session):
     assert seen[-1][1] == sweep(session, *AXES).cells
 
 
-def test_spread_over_workers_it_comes_a_line_at_a_time(session):
+def test_spread_over_workers_it_comes_a_cell_per_worker_then_the_rest_of_each_line(session):
     with open_executor(2) as executor:
         seen = snapshots(sweep_stream(session, *AXES, executor=executor))
-    assert [done for done, _ in seen] == [3, 6]  # one line (a KEEP_RECENT) of three cells per task
+    done = [0] + [cells for cells, _ in seen]
+    steps = [after - before for before, after in zip(done, done[1:], strict=False)]
+    # a line is a KEEP_RECENT of three cells: each worker's first task is one cell of it, then the other two
+    assert steps[0] == 1 and sorted(steps) == [1, 1, 2, 2]
     assert seen[-1][1] == sweep(session, *AXES).cells
+
+
+def modules_of_this_worker(names: tuple[str, ...]) -> list[bool]:
+    """Run on a worker: which of `names` it has imported."""
+    return [name in sys.modules for name in names]
+
+
+def test_a_started_pool_runs_every_worker_with_its_module_imported_before_any_task():
+    pool = ProcessPool(2, preload="compaction.replay.spread")
+    try:
+        pool.start()
+        assert len(pool._pool._processes) == 2  # both started by start(), not by the first tasks
+        answers = [pool.submit(modules_of_this_worker, ("compaction.replay.spread",)).result(timeout=60)
+                   for _ in range(4)]
+        assert answers == [[True]] * 4
+    finally:
+        pool.close()
 
 
 def test_a_bad_grid_fails_before_any_cell_and_cancelling_stops_it(session):
