@@ -1,9 +1,9 @@
 """Real-browser fixtures: the app served by `streamlit run` on a free port, and Debian's chromium.
 
 Fixtures: `streamlit_server` (session; a browser_helpers.StreamlitServer running app.py), `streamlit_url`
-(its URL), `chromium_browser` (session; a Playwright Browser), `page` (a fresh page; screenshot saved
-at teardown), `app_page` (`page` opened on the app, its first run finished), `generated_log` (session; a
-generated Claude Code log with a compaction of its own).
+(its URL), `chromium_browser` (session; a Playwright Browser), `page` (a fresh page; screenshot saved at
+teardown when the test failed), `app_page` (`page` opened on the app, its first run finished),
+`generated_log` (session; a generated Claude Code log with a compaction of its own).
 Locally a missing chromium skips with the reason; under CI=true it fails, so CI never passes by skipping.
 """
 
@@ -66,13 +66,28 @@ def chromium_browser():
         browser.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test, so that `page` knows at teardown whether the test failed."""
+    report = yield
+    item.stash.setdefault(_FAILED, False)
+    item.stash[_FAILED] = item.stash[_FAILED] or report.failed
+    return report
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture
 def page(chromium_browser, request):
+    """A fresh page; when the test failed, a full-page screenshot of it is saved under test-output/browser/
+    at teardown (for a passing test it would only cost time: about a second for a long page)."""
     context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
     new_page = context.new_page()
     yield new_page
     try:
-        screenshot(new_page, re.sub(r"[^\w.-]+", "_", request.node.name))
+        if request.node.stash.get(_FAILED, False):
+            screenshot(new_page, re.sub(r"[^\w.-]+", "_", request.node.name))
     finally:
         context.close()
 
