@@ -10,7 +10,9 @@ For every Claude Code file under DIR (*.jsonl, subagent files included), two fig
   each, the cache writes split by usage.cache_creation, priced from the same table's figures with an
   arithmetic written here.
   The plain reading follows the session's branch on its own (from the last message line back to the
-  root by parentUuid), since the loader keeps the branch the session ended on, not rewound ones.
+  root by parentUuid; from a chain of hook progress lines naming calls made after the line it hangs off,
+  the last message line written before the chain began), since the loader keeps the branch the session
+  ended on, not rewound ones.
 They must agree within 1 % (exit status 1 otherwise). The last two columns are every response of the
 file, rewound branches included: what the account was billed, beyond what the session shows. A line
 without token counts (proxied models write some) does not replace the counts of the response's
@@ -18,6 +20,7 @@ earlier line. The logs stay outside the repository.
 """
 
 import argparse
+import bisect
 import json
 import sys
 from pathlib import Path
@@ -61,6 +64,7 @@ def _spine_ids(lines: list[dict]) -> set[str]:
     by_uuid = {line["uuid"]: n for n, line in enumerate(lines) if isinstance(line.get("uuid"), str)}
     ends = [n for n, line in enumerate(lines) if line.get("type") in ("user", "assistant")
             or line.get("subtype") == "compact_boundary"]
+    messages = [n for n, line in enumerate(lines) if line.get("type") in ("user", "assistant")]
     ids: set[str] = set()
     at, seen = (ends[-1] if ends else None), set()
     while at is not None and at not in seen:
@@ -69,13 +73,40 @@ def _spine_ids(lines: list[dict]) -> set[str]:
         if line.get("type") == "assistant" and isinstance(line.get("message"), dict):
             ids.add(line["message"].get("id"))
         parent = line.get("parentUuid") or line.get("logicalParentUuid")
-        if "parentUuid" not in line:
+        if line.get("type") == "progress" and (first := _turn_beside(lines, at, by_uuid)) is not None:
+            # 2.1.7x writes a turn's hook progress after the turn, chained from its first call line, while the
+            # turn went on beside the chain: the walk goes on from the turn's last line
+            at = messages[bisect.bisect_left(messages, first) - 1]
+        elif "parentUuid" not in line:
             at = at - 1 if at else None  # a file without the tree: lines follow each other
         elif parent is None:
             at = None
         else:
             at = by_uuid.get(parent, at - 1 if at else None)
     return ids
+
+
+def _turn_beside(lines: list[dict], at: int, by_uuid: dict[str, int]) -> int | None:
+    """The first line of the chain of progress lines that line `at` ends, when the chain hangs off a message
+    line M and names (toolUseID) a call made by a line written after M and before the chain began: the turn
+    went on beside the chain."""
+    named = set()
+    while True:
+        named.add(lines[at].get("toolUseID"))
+        parent = by_uuid.get(lines[at].get("parentUuid"))
+        if parent is None or lines[parent].get("type") not in ("user", "assistant", "progress"):
+            return None
+        if lines[parent].get("type") != "progress":
+            break
+        at = parent
+    made = {block.get("id") for k in range(parent + 1, at) if lines[k].get("type") == "assistant"
+            for block in _blocks(lines[k]) if block.get("type") == "tool_use"}
+    return at if named & made else None
+
+
+def _blocks(line: dict) -> list[dict]:
+    content = line["message"].get("content") if isinstance(line.get("message"), dict) else None
+    return [block for block in content if isinstance(block, dict)] if isinstance(content, list) else []
 
 
 def _price(message: dict) -> float:

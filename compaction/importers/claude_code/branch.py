@@ -9,6 +9,11 @@ The lines form a tree by parentUuid, but a tree that branches for three reasons:
 - parallel tool calls: one response is written as lines A1 <- A2 <- A3 (one content block each), and
   each result line hangs off the line of its own tool_use (R1 -> A2, R2 -> A3, ...), naming it in
   sourceToolAssistantUUID; the next response hangs off one of the results. Nothing was rewound.
+- hook progress written after its turn (seen in 2.1.7x): the progress lines of a turn's hooks are written
+  once the turn is over, chained among themselves from the turn's first call line, each naming the call
+  it reports (toolUseID); the stop hook's summary and the next prompt hang off the last of them. Walked
+  back from the next prompt, the path skips the turn: the calls those lines name, their results and the
+  turn's last response hang off the first call line beside the chain. They are the conversation.
 So the path from the last line back to the root is only the spine. Around it are kept the lines of the
 same response (same message.id or requestId, or no id to tell them apart) that hang off a kept line, and
 the result lines that answer a kept tool call; then the same around what was added. What is left out
@@ -48,7 +53,7 @@ def choose_branch(records: list[Record]) -> Branch:
     by_uuid = {record.uuid: record for record in records}  # a uuid written twice: the later line counts
     end = max((r for r in records if r.kind != "other"), key=lambda r: r.line)
     spine, warnings = _spine(end, by_uuid)
-    kept = {id(record) for record in spine}
+    kept = {id(record) for record in spine} | {id(record) for record in _turns_under_hooks(spine, records, by_uuid)}
     tree = _tree(records, by_uuid)
     _add_parallel_lines(records, kept, tree)
     dropped = [r for r in records if r.is_message and id(r) not in kept and _dropped_call(r, tree, kept)]
@@ -79,6 +84,48 @@ def _spine(end: Record, by_uuid: dict[str, Record]) -> tuple[list[Record], list[
         current = by_uuid[parent]
     path.reverse()
     return path, warnings
+
+
+def _turns_under_hooks(spine: list[Record], records: list[Record], by_uuid: dict[str, Record]) -> list[Record]:
+    """The lines of each turn whose hook progress the spine walks instead of it (see the module): where the
+    spine goes from a message line M through lines naming calls (toolUseID) to the next message line, and
+    M's other descendants written before that line hold such calls besides M's own, the path from the
+    last of those descendants back to M."""
+    children: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        if record.parent is not None:
+            children[record.parent].append(record)
+    found: list[Record] = []
+    previous, stretch = None, []
+    for record in spine:  # root first
+        if not record.is_message:
+            stretch.append(record)
+            continue
+        named = {line.tool_use_id for line in stretch if line.tool_use_id}
+        if previous is not None and named:
+            found += _hooked_turn(previous, stretch[0], record, named, children, by_uuid)
+        previous, stretch = record, []
+    return found
+
+
+def _hooked_turn(start: Record, chain: Record, after: Record, named: set[str],
+                 children: dict[str, list[Record]], by_uuid: dict[str, Record]) -> list[Record]:
+    """The path from the last message line under `start` (not through `chain`, written before `after`)
+    back to `start`, when the calls that `named` holds are made under `start`, besides its own."""
+    under, queue = [], [child for child in children.get(start.uuid, ()) if child is not chain]
+    while queue:
+        record = queue.pop()
+        if record.line < after.line:
+            under.append(record)
+            queue.extend(children.get(record.uuid, ()))
+    messages = [record for record in under if record.is_message]
+    if not named & {call for record in messages for call in call_ids(record)} - set(call_ids(start)):
+        return []
+    path, current = [], max(messages, key=lambda record: record.line)
+    while current is not start and len(path) < len(under):
+        path.append(current)
+        current = by_uuid[current.parent]
+    return path
 
 
 def _anchor(record: Record, by_uuid: dict[str, Record]) -> Record | None:

@@ -32,6 +32,7 @@ class Record:
     usage: dict[str, Any] | None = None  # usage.py
     compact_summary: bool = False
     boundary: dict = field(default_factory=dict)
+    tool_use_id: str | None = None  # toolUseID of a progress line: the call whose hook or tool it reports
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -63,7 +64,7 @@ def read_record(line: dict, number: int, label: str) -> Record | None:
     if uuid is None:
         return None
     # Other lines with a uuid stay in the tree so that children pointing at them stay connected.
-    return Record(number, node_id, parent, "other", timestamp)
+    return Record(number, node_id, parent, "other", timestamp, tool_use_id=_text(line.get("toolUseID")))
 
 
 def _message_record(line: dict, line_type: str, number: int, label: str, node_id: str, parent: str | None,
