@@ -24,6 +24,7 @@ from browser_helpers import (
 )
 
 HERE = Path(__file__).parent
+EXPECT_TIMEOUT_MS = 20_000
 
 
 def pytest_collection_modifyitems(items):
@@ -58,8 +59,11 @@ def streamlit_url(streamlit_server) -> str:
 @pytest.fixture(scope="session")
 def chromium_browser():
     _require_browser()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Playwright's 5 s for an expect is short for a page that replays a session on a loaded 2-core machine
+    # (seen: the time pages' first chart under two busy cores); a real failure still fails, only later.
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
         yield browser

@@ -18,8 +18,8 @@ def open_page(page, link: str) -> None:
 
 def test_each_time_page_loads(app_page):
     for link in TITLES:
-        open_page(app_page, link)
-        expect(app_page.locator("[data-testid='stPlotlyChart']").first).to_be_visible()
+        open_page(app_page, link)  # Replay, Tune and Compare replay the session before their first chart
+        expect(app_page.locator("[data-testid='stPlotlyChart']").first).to_be_visible(timeout=120_000)
         no_exception(app_page)
         screenshot(app_page, f"page_{link.lower().replace(' ', '_')}")
     open_page(app_page, "Replay")
