@@ -8,7 +8,7 @@ import os
 import pytest
 
 from dashboard.ui import sweep_state
-from tests.engine.test_sweep_stream import modules_of_this_worker
+from tests.worker_probe import modules_of_this_worker
 
 pytestmark = pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: the app runs no pool")
 

@@ -2,8 +2,6 @@
 one before, the cells still to do hold None for every measure, and the last is the sweep's grid, in
 this process or spread over workers."""
 
-import sys
-
 import pytest
 
 from compaction.errors import CompactionError, SettingsError
@@ -11,6 +9,7 @@ from compaction.generate import generate
 from compaction.measures.registry import MEASURES
 from compaction.replay.parallel import ProcessPool, open_executor
 from compaction.replay.sweep import NOT_DONE, sweep, sweep_stream
+from tests.worker_probe import modules_of_this_worker
 
 AXES = (("context_limit", [8_000, 20_000, 60_000]), ("keep_recent", [1, 3]))
 
@@ -46,18 +45,18 @@ def test_spread_over_workers_it_comes_a_cell_per_worker_then_the_rest_of_each_li
     assert seen[-1][1] == sweep(session, *AXES).cells
 
 
-def modules_of_this_worker(names: tuple[str, ...]) -> list[bool]:
-    """Run on a worker: which of `names` it has imported."""
-    return [name in sys.modules for name in names]
-
-
 def test_a_started_pool_runs_every_worker_with_its_module_imported_before_any_task():
-    pool = ProcessPool(2, preload="compaction.replay.spread")
+    asked = ("compaction.replay.spread",)
+    plain = ProcessPool(1)
+    try:  # without a preload a worker has not imported it: the check below can fail
+        assert plain.submit(modules_of_this_worker, asked).result(timeout=60) == [False]
+    finally:
+        plain.close()
+    pool = ProcessPool(2, preload=asked[0])
     try:
         pool.start()
         assert len(pool._pool._processes) == 2  # both started by start(), not by the first tasks
-        answers = [pool.submit(modules_of_this_worker, ("compaction.replay.spread",)).result(timeout=60)
-                   for _ in range(4)]
+        answers = [pool.submit(modules_of_this_worker, asked).result(timeout=60) for _ in range(4)]
         assert answers == [[True]] * 4
     finally:
         pool.close()
