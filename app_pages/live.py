@@ -1,12 +1,13 @@
-"""Live page: follow an agent's log while it is written (Claude Code, Codex CLI, Gemini CLI), and see how
+"""Live page: follow an agent's log while it is written (any agent that registers a live reader), and see how
 far its next compaction is and what it will cost; the view updates by itself (dashboard/ui/live_view.py)."""
 
 from datetime import datetime
 
 import streamlit as st
 
+from compaction.corpus.homes import homes
 from compaction.errors import CompactionError
-from compaction.live.follower import FORMATS
+from compaction.live.formats import document_format, titles
 from dashboard.render.text import literal
 from dashboard.ui import corpus_state, live_state
 from dashboard.ui.live_view import EVERY_SECONDS, live_view
@@ -40,15 +41,17 @@ if offered:
         "Sessions on this machine, newest first", range(len(offered)), key=live_state.PICKED_KEY,
         format_func=lambda i: f"{offered[i].agent}: {offered[i].path.parent.name}/{offered[i].path.name} "
                               f"({(now - offered[i].modified) / 60:,.0f} min ago, {offered[i].size / 1e6:,.1f} MB)",
-        help="The newest logs in ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp.")
+        help="The newest logs in " + ", ".join(home.shown for home in homes()) + ".")
     if st.button("Follow this session", key="live_follow_picked", icon=":material/sensors:"):
         start(str(offered[picked].path), shown=False)
 allowed = corpus_state.allowed_folders()
 if allowed is not None:
     st.caption("This server follows sessions only in: " + (", ".join(literal(str(base)) for base in allowed)
                                                            or "no folder"))
-typed = st.text_input("Session file", key=live_state.PATH_KEY, placeholder="~/.claude/projects/<dir>/<session>.jsonl",
-                      help=f"A {', '.join(FORMATS)} log: .jsonl, or a Gemini CLI session-*.json recording.")
+recording = document_format()
+typed = st.text_input("Session file", key=live_state.PATH_KEY, placeholder=f"{homes()[0].shown}/<dir>/<session>.jsonl",
+                      help=f"A {titles()} log: .jsonl" + (f", or a {recording.title} .json recording." if recording
+                                                           else "."))
 follow_col, stop_col = st.columns([1, 5])
 if follow_col.button("Follow", key="live_follow", type="primary", icon=":material/play_arrow:") and typed.strip():
     start(typed)

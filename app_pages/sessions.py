@@ -4,7 +4,7 @@ and a sweep of two settings across all of them."""
 import streamlit as st
 
 from compaction.errors import CompactionError
-from compaction.importers.formats import SUFFIXES
+from compaction.importers.formats import suffixes
 from compaction.measures.registry import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
 from dashboard.render.corpus_tables import COLUMN_KINDS, RowFilter, corpus_summary, formats_of, sessions_frame
@@ -65,7 +65,7 @@ with folder_tab:
         st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in allowed))
     folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder="/home/me/.claude/projects",
                            disabled=allowed == [],
-                           help=f"Every {', '.join(SUFFIXES)} file under it is a session. Nothing outside it is "
+                           help=f"Every {', '.join(suffixes())} file under it is a session. Nothing outside it is "
                                 "read: links pointing out of it are listed as refused.")
     if st.button("Read this folder", key="sessions_read", type="primary", icon=":material/folder_open:",
                  disabled=allowed == []):

@@ -14,8 +14,8 @@ import json
 import tempfile
 import time
 
+from compaction.agents.claude_code.sample_log import ClaudeCodeLog  # noqa: E402
 from compaction.generate import realistic_session  # noqa: E402
-from compaction.generate.claude_code_log import ClaudeCodeLog  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
 from compaction.layers.pipeline import run_pipeline  # noqa: E402
 from compaction.model.validity import check_pairs  # noqa: E402

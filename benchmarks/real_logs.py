@@ -29,7 +29,7 @@ from raw_counts import expected_format, raw_agent_counts  # noqa: E402
 
 from compaction.errors import ConversationError  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
-from compaction.importers.formats import SUFFIXES  # noqa: E402
+from compaction.importers.formats import suffixes  # noqa: E402
 from compaction.model.messages import tool_results  # noqa: E402
 from compaction.model.validity import check_pairs, is_waiting_call  # noqa: E402
 from compaction.replay.loop import replay  # noqa: E402
@@ -94,7 +94,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--replay", action="store_true", help="also replay each file at default settings")
     args = parser.parse_args()
-    files = sorted(p for p in args.folder.rglob("*") if p.suffix in SUFFIXES and p.is_file()
+    files = sorted(p for p in args.folder.rglob("*") if p.suffix in suffixes() and p.is_file()
                    and "subagents" not in p.parts)
     rows = [check(path, args.folder, args.replay) for path in files]
     if args.json:

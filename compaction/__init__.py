@@ -6,13 +6,16 @@ and loses. The public API is re-exported here; the subpackages are its table of 
   pipeline, reactive compaction, the compact tool), strategies/ (the registry of peer strategies),
   replay/ (the loop, its records, sweeps, parallel execution), measures/ (cache, cost, loss, the
   registry of measures), importers/ (the registry of formats), llm/ (Claude, when given a key),
-  summarizers/, storage/ (persisted outputs, workspaces), corpus/ (many sessions), generate/, cli/.
+  summarizers/, storage/ (persisted outputs, workspaces), corpus/ (many sessions), generate/, cli/;
+  agents/ (one package per agent: its readers, preset, forecast rule, export form, folders).
+
+The agents registry is imported first: it enters every agent's parts into the tables the subpackages own.
 """
 
+from compaction import agents as agents  # noqa: I001  (first: the tables below hold every agent once imported)
 from compaction.errors import CompactionError, ConversationError, SettingsError, SummarizerError
 from compaction.generate import KINDS as GENERATE_KINDS
 from compaction.generate import generate, realistic_session, seed_demo
-from compaction.importers import FORMATS as INPUT_FORMATS
 from compaction.importers import MAX_FILE_BYTES, MAX_NESTING_DEPTH, detect_format, load_conversation
 from compaction.layers import PLACEHOLDER, compact_history, micro_compact, snip_compact, tool_result_budget
 from compaction.layers.pipeline import LAYERS, PipelineResult, Stage, run_pipeline
@@ -29,6 +32,9 @@ from compaction.strategies import REGISTRY as STRATEGIES
 from compaction.strategies import StrategySpec, build
 from compaction.summarizers import OfflineSummarizer
 from compaction.version import __version__ as __version__
+from compaction.importers.formats import choices as _format_choices
+
+INPUT_FORMATS = _format_choices()  # "auto" and every format's name
 
 __all__ = [
     "DEFAULTS", "GENERATE_KINDS", "INPUT_FORMATS", "LAYERS", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH",

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from compaction.errors import CompactionError, SettingsError
-from compaction.importers import FORMATS as INPUT_FORMATS
+from compaction.importers.formats import choices as format_choices
 from compaction.measures.cost import Prices
 from compaction.model.settings import DEFAULTS, HELP, LIMITS, Settings
 from compaction.replay.loop import MODEL_WINDOW_TOKENS
@@ -31,11 +31,15 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def add_file_flags(parser: argparse.ArgumentParser) -> None:
     """The conversation file and how to read and compact it."""
     parser.add_argument("file", type=Path, help="conversation file (JSON, JSONL)")
-    parser.add_argument("--format", choices=INPUT_FORMATS, default="auto", help="input format (default: auto)")
+    add_format_flag(parser)
     parser.add_argument("--store", type=Path, help="folder for persisted outputs and transcripts "
                         "(default: a new temporary folder)")
     parser.add_argument("--summarizer", choices=("offline", "claude"), default="offline",
                         help="who writes L4 summaries (claude needs ANTHROPIC_API_KEY)")
+
+
+def add_format_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=format_choices(), default="auto", help="input format (default: auto)")
 
 
 def add_input_flags(parser: argparse.ArgumentParser) -> None:

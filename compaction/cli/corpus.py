@@ -18,14 +18,14 @@ from compaction.cli.common import (
     write_json,
 )
 from compaction.corpus import CorpusResult, Job, analyse, discover, unpack_sessions
-from compaction.importers.formats import SUFFIXES
+from compaction.importers.formats import suffixes
 from compaction.measures.registry import MEASURES, measure_text
 
 
 def add_command(subparsers) -> None:
     parser = subparsers.add_parser("corpus", help="summarise (and sweep) every session of a folder or .zip")
     parser.add_argument("folder", type=Path, help="folder searched recursively for sessions "
-                        f"({'/'.join(SUFFIXES)}), or a .zip of them")
+                        f"({'/'.join(suffixes())}), or a .zip of them")
     add_executor_flags(parser)
     parser.add_argument("--sweep", nargs=2, metavar=("X=V1,V2,...", "Y=V1,V2,..."),
                         help="also replay every session over this grid of two settings and give, per cell, "

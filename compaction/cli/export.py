@@ -1,7 +1,6 @@
 """`compaction export FILE --strategy NAME --form FORM`: the strategy and settings tuned on a session, in
-the form the agent takes them (a standalone Python module, the API's context_management, Claude Code's
-environment, Codex's config.toml, LangChain's middleware, an OpenHands condenser, Gemini CLI's settings,
-the lab's compacting client). The session is replayed first, so what the export should do is said
+the form the agent takes them (a standalone Python module, the API's context_management, LangChain's
+middleware, each agent's own environment, config file or settings key, the lab's compacting client). The session is replayed first, so what the export should do is said
 beside it; the text goes to standard output (or -o), what cannot be set to standard error."""
 
 import argparse
@@ -10,22 +9,21 @@ from pathlib import Path
 
 from compaction.cli import common as cli_common
 from compaction.cli.strategies import add_strategy_flags, strategy_from
-from compaction.export import FORMS, check_fits, export
-
-FORM_HELP = "; ".join(f"{form.name}: {form.described}" for form in FORMS)
+from compaction.export import check_fits, export, forms
 
 
 def add_command(subparsers) -> None:
+    names = ", ".join(form.name + (f" (or {', '.join(form.aliases)})" if form.aliases else "") for form in forms())
     command = subparsers.add_parser(
         "export", help="write the strategy and settings in the form your agent takes them",
         description="Export a strategy at its parameters and the tutorial's settings in an agent's own form. "
-                    "FORM is one of: " + ", ".join(form.name for form in FORMS) + " (codex toml: codex).",
-        epilog="Forms: " + FORM_HELP + ".")
+                    f"FORM is one of: {names}.",
+        epilog="Forms: " + "; ".join(f"{form.name}: {form.described}" for form in forms()) + ".")
     command.add_argument("file", type=Path, help="the session the settings were tuned on (any format `run` reads)")
-    command.add_argument("--format", choices=cli_common.INPUT_FORMATS, default="auto", help="input format (default: auto)")
+    cli_common.add_format_flag(command)
     command.add_argument("--form", required=True, metavar="FORM",
-                         help="python, context_management, claude-code, codex (codex toml: config.toml), langchain, "
-                              "openhands, gemini or client; a form that does not carry the strategy is refused")
+                         help=f"{', '.join(form.name for form in forms())}; a form that does not carry the strategy "
+                              "is refused")
     add_strategy_flags(command)
     cli_common.add_setting_flags(command)
     cli_common.add_model_window_flag(command)

@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 
 from compaction.generate import KINDS, generate
-from compaction.generate.claude_code_log import ClaudeCodeLog
 from compaction.generate.openai_export import to_openai
+from compaction.generate.writers import writer, writers
 
-OUTPUT_FORMATS = ("anthropic", "claude-code", "openai")
+
+def output_formats() -> tuple[str, ...]:
+    return ("anthropic", *(agent_writer.format for agent_writer in writers()), "openai")
 
 
 def add_command(subparsers) -> argparse.ArgumentParser:
@@ -27,10 +29,10 @@ def add_command(subparsers) -> argparse.ArgumentParser:
                         help="largest tool output in characters (default 100,000)")
     parser.add_argument("--parallel-share", type=float, default=0.15, metavar="F",
                         help="share of turns with parallel tool calls, 0 to 1 (default 0.15)")
-    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="anthropic",
+    parser.add_argument("--format", choices=output_formats(), default="anthropic",
                         help="file format to write (default: anthropic JSON)")
     parser.add_argument("--no-message-ids", dest="message_ids", action="store_false",
-                        help="claude-code format: leave out message.id and requestId, as re-exported logs do")
+                        help="an agent's log format: leave out the response ids, as re-exported logs do")
     parser.add_argument("-o", "--output", type=Path, help="output file (default: standard output)")
     parser.set_defaults(handler=command_generate)
     return parser
@@ -54,9 +56,8 @@ def command_generate(args: argparse.Namespace) -> int:
 
 def render(messages: list[dict], output_format: str, seed: int = 0, message_ids: bool = True) -> str:
     """The text of a file holding `messages` in `output_format`."""
-    if output_format == "claude-code":
-        log = ClaudeCodeLog(seed=seed, ids=message_ids)
-        log.session(messages)
-        return log.jsonl()
+    agent_writer = writer(output_format)
+    if agent_writer is not None:
+        return agent_writer.render(messages, seed, message_ids)
     value = to_openai(messages) if output_format == "openai" else messages
     return json.dumps(value, ensure_ascii=False) + "\n"

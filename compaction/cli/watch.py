@@ -11,31 +11,34 @@ from pathlib import Path
 
 from compaction.cli.common import write_json
 from compaction.errors import SettingsError
-from compaction.live.follower import FORMATS, Follower
+from compaction.live.follower import Follower
+from compaction.live.formats import document_format, names, titles
 from compaction.live.places import allowed_folders, followable
 from compaction.live.report import as_json, as_text, read_json
-from compaction.live.rules import WHAT_IF
+from compaction.live.rules import what_if
 from compaction.strategies import lookup
 
 POLL_SECONDS = 0.5
 
 
 def add_command(commands) -> None:
+    recording = document_format()
     parser = commands.add_parser(
         "watch", help="follow an agent's log as it is written: each new call, and how far the next compaction is",
-        description="Follow a Claude Code, Codex CLI or Gemini CLI log while the agent writes it. Each new model "
+        description=f"Follow a {titles()} log while the agent writes it. Each new model "
                     "call is one line: its tokens, how much the context grew, the tokens and calls left before the "
                     "agent compacts (its checked preset, at the session's recent growth per call) and the cost so "
                     "far. Ctrl-C stops.")
-    parser.add_argument("file", type=Path, help="the session log (.jsonl, or a Gemini CLI .json recording)")
-    parser.add_argument("--format", choices=("auto", *FORMATS), default="auto", help="the log's format "
+    parser.add_argument("file", type=Path, help="the session log (.jsonl"
+                        + (f", or a {recording.title} .json recording)" if recording else ")"))
+    parser.add_argument("--format", choices=("auto", *names()), default="auto", help="the log's format "
                         "(default: recognised on its first line)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line instead of text")
     parser.add_argument("--until-idle", type=float, default=None, metavar="SECONDS",
                         help="stop once the file has not changed for this long (default: only Ctrl-C stops)")
     parser.add_argument("--every", type=float, default=POLL_SECONDS, metavar="SECONDS",
                         help=f"how often the file is looked at (default {POLL_SECONDS})")
-    parser.add_argument("--strategy", choices=WHAT_IF, default=None,
+    parser.add_argument("--strategy", choices=what_if(), default=None,
                         help="a what-if strategy: its forecast is printed beside the agent's")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter of the what-if strategy (repeatable; `compaction strategies` lists them)")

@@ -12,9 +12,10 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from compaction.corpus.files import SESSION_SUFFIXES, SessionFile, discover, with_refused
+from compaction.corpus.files import SessionFile, discover, with_refused
 from compaction.errors import ConversationError
 from compaction.importers import limits
+from compaction.importers.formats import suffixes
 
 MAX_MEMBERS = 100_000
 MAX_TOTAL_BYTES = 4 * 1024 ** 3
@@ -48,7 +49,7 @@ def unpack_sessions(archive: str | Path, folder: str | Path, name: str | None = 
                                         where=label)
             total = 0
             for member in members:
-                if member.is_dir() or not member.filename.lower().endswith(SESSION_SUFFIXES):
+                if member.is_dir() or not member.filename.lower().endswith(suffixes()):
                     continue
                 target, reason = _target(root, member)
                 if reason:

@@ -1,6 +1,6 @@
 """Finding the session files of a corpus folder, without reading anything outside it.
 
-Session files are files of any format's suffix (importers/formats.py: .json, .jsonl, .traj) anywhere under the folder, in a stable order (sorted
+Session files are files of any format's suffix (importers/formats.py: .json, .jsonl, .traj, ...) anywhere under the folder, in a stable order (sorted
 by their path relative to the folder). Folders are walked without following symbolic links. A link
 whose target is inside the folder is read as its target; one pointing outside is refused: it becomes
 a SessionFile with `refused` set (a row with that message), and its target is never opened.
@@ -11,13 +11,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from compaction.corpus.homes import project_by_home
 from compaction.errors import ConversationError
-from compaction.importers.formats import SUFFIXES
-
-SESSION_SUFFIXES = SUFFIXES  # every suffix a format of the registry comes in
-# Claude Code keeps one folder per working directory under ~/.claude/projects
-CLAUDE_CODE_PROJECTS = "projects"
-CODEX_FOLDERS = ("sessions", "archived_sessions")  # under ~/.codex
+from compaction.importers.formats import suffixes
 
 
 @dataclass(frozen=True)
@@ -38,31 +34,19 @@ class SessionFile:
 
 
 def project_of(relative: str, root_name: str) -> str:
-    """The project a session belongs to, from where the agent keeps it:
-    - Claude Code: the folder right under a `projects` folder (`~/.claude/projects/<dir>/...`), or for a
-      2.1 subagent (`<dir>/<session>/subagents/agent-*.jsonl`) its session's folder;
-    - Gemini CLI: the folder holding `chats` (`~/.gemini/tmp/<project hash or name>/chats/...`);
-    - Codex CLI: the folder holding `sessions` or `archived_sessions` (`~/.codex`) until the log is read:
-      its working directory then names the project (project_of_cwd);
-    else the folder holding the file (the corpus folder's own name for a file at its top)."""
+    """The project a session belongs to, from where its agent keeps it (each agent's layout: homes.py),
+    else the folder holding the file (the corpus folder's own name for a file at its top). An agent whose
+    path names no project (only the day) is named by its log's working directory once read
+    (project_of_cwd)."""
     path = PurePosixPath(relative)
     parts = path.parts[:-1]
-    chain = (root_name, *parts)
-    for position in range(len(chain) - 1):
-        if chain[position] == CLAUDE_CODE_PROJECTS:
-            return chain[position + 1]
-    if len(chain) >= 3 and chain[-1] == "subagents" and path.name.startswith("agent-"):
-        return chain[-3]
-    for marker in ("chats",) + (CODEX_FOLDERS if path.name.startswith("rollout-") else ()):
-        found = [position for position, name in enumerate(chain) if name == marker and position > 0]
-        if found:
-            return chain[found[-1] - 1]
-    return parts[-1] if parts else root_name
+    found = project_by_home((root_name, *parts), path.name)
+    return found if found is not None else parts[-1] if parts else root_name
 
 
 def project_of_cwd(cwd: str) -> str:
-    """A working directory named as Claude Code names its project folder (every character but a letter or
-    a digit becomes '-'), so that another agent's sessions in the same directory share its project."""
+    """A working directory named as project folders are (every character but a letter or a digit becomes
+    '-'), so that sessions of several agents in the same directory share a project."""
     return re.sub(r"[^A-Za-z0-9]", "-", cwd)
 
 
@@ -86,6 +70,7 @@ def discover(folder: str | Path) -> list[SessionFile]:
     """Every session file under `folder` (recursively), sorted by relative path."""
     root = corpus_root(folder)
     found: list[SessionFile] = []
+    session_suffixes = suffixes()
     for directory, subdirectories, names in os.walk(root, onerror=None, followlinks=False):
         here = Path(directory)
         subdirectories.sort()
@@ -94,7 +79,7 @@ def discover(folder: str | Path) -> list[SessionFile]:
                 found.append(SessionFile(str(root), _relative(root, here / name),
                                          "a symbolic link to a folder outside the corpus folder; not followed"))
         for name in names:
-            if not name.lower().endswith(SESSION_SUFFIXES):
+            if not name.lower().endswith(session_suffixes):
                 continue
             path = here / name
             refused = None

@@ -117,7 +117,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     if isinstance(metadata.get("session_id"), str) and metadata["session_id"]:
         facts["session"] = metadata["session_id"]
     if isinstance(metadata.get("cwd"), str) and metadata["cwd"].strip():
-        facts["project"] = project_of_cwd(metadata["cwd"].strip())  # Codex: its path names only the day
+        facts["project"] = project_of_cwd(metadata["cwd"].strip())  # the working directory names the project
     return facts
 
 

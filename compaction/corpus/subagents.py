@@ -1,16 +1,14 @@
 """Subagents beside their session: which corpus files are a subagent's own log, which session ran each,
 and the rows put in that order (every session followed by its subagents).
 
-Where agents keep a subagent's log:
-- Claude Code 2.1.x: `<project>/<session id>/subagents/agent-<agent id>.jsonl`, beside `<session id>.jsonl`;
-- Claude Code 2.0.x: `<project>/agent-<agent id>.jsonl`, a sibling of the session's own file; only its
-  lines say which session ran it (their `sessionId` is the parent's);
-- Gemini CLI: `chats/<session id>/<id>.json`, a chat recording whose `kind` is "subagent".
-A subagent's row names the session that ran it (`subagent_of`); once every row is in, `attach` finds that
+Where an agent keeps a subagent's log, and what in the log says it is one, is that agent's: its package
+registers a rule (SubagentRule). A subagent's row names the session that ran it (`subagent_of`); once every row is in, `attach` finds that
 session's row (`parent_path`) and adds to it its subagents' count and recorded cost. A subagent whose
 session is not in the corpus keeps its place, with `parent_path` empty.
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -21,25 +19,51 @@ SESSION, SUBAGENT = "session", "subagent"
 FAMILY_COLUMNS = ("kind", "subagent_of", "parent_path", "subagents", "recorded_cost_with_subagents_usd")
 
 
+@dataclass(frozen=True)
+class Parent:
+    """A file found to be a subagent's log, and the id of the session that ran it (None: not known)."""
+
+    session: str | None
+
+
+@dataclass(frozen=True)
+class SubagentRule:
+    """One agent's way of keeping its subagents' logs."""
+
+    format: str  # the agent's format
+    # the parent that the path alone shows, or None when the path does not say
+    from_path: Callable[[str], Parent | None]
+    # the parent that a loaded log of this format shows (its path's `Parent` given too), or None
+    from_log: Callable[[Conversation, str, Parent | None], Parent | None]
+
+
+_RULES: list[SubagentRule] = []
+
+
+def register(rule: SubagentRule) -> SubagentRule:
+    _RULES.append(rule)
+    return rule
+
+
 def from_path(relative: str) -> tuple[str | None, str | None]:
-    """(kind, parent session id) that the path alone shows: Claude Code 2.1's subagents/ folder. (None,
-    None) when the path does not say, so that a file of that folder that cannot be read is still placed."""
-    parts = PurePosixPath(relative).parts
-    if len(parts) >= 3 and parts[-2] == "subagents" and parts[-1].startswith("agent-"):
-        return SUBAGENT, parts[-3]
-    return None, None
+    """(kind, parent session id) that the path alone shows. (None, None) when the path does not say, so
+    that a file of a subagents' folder that cannot be read is still placed."""
+    parent = _path_parent(relative)
+    return (SUBAGENT, parent.session) if parent is not None else (None, None)
+
+
+def _path_parent(relative: str) -> Parent | None:
+    return next((found for rule in _RULES if (found := rule.from_path(relative)) is not None), None)
 
 
 def from_log(conversation: Conversation, relative: str) -> tuple[str, str | None]:
     """(kind, parent session id) of a loaded file: what its log says, else what its path says."""
-    metadata = conversation.metadata or {}
-    path_kind, path_parent = from_path(relative)
-    session_id = metadata.get("session_id") if isinstance(metadata.get("session_id"), str) else None
-    if conversation.format == "claude-code" and (metadata.get("agent_id") or path_kind):
-        return SUBAGENT, session_id or path_parent  # its lines carry the parent's sessionId
-    if conversation.format == "gemini" and metadata.get("kind") == SUBAGENT:
-        folder = PurePosixPath(relative).parent.name  # chats/<parent session id>/<id>.json
-        return SUBAGENT, folder or None
+    by_path = _path_parent(relative)
+    for rule in _RULES:
+        if rule.format == conversation.format:
+            parent = rule.from_log(conversation, relative, by_path)
+            if parent is not None:
+                return SUBAGENT, parent.session
     return SESSION, None
 
 

@@ -1,9 +1,9 @@
 """A folder of many generated sessions, for corpus tests and benchmarks.
 
 `write_corpus(folder, sessions)` writes `sessions` varied realistic sessions (lengths, output sizes,
-parallel share and seed drawn per session from `seed`): most as Claude Code session logs laid out as
-`~/.claude/projects` is (`projects/<project dir>/<session id>.jsonl`), the rest as Anthropic Messages
-JSON under `exports/<project>/`. The same arguments write the same bytes.
+parallel share and seed drawn per session from `seed`): most as agents' logs laid out as each agent keeps
+them (the agents that register a writer, writers.py, taking turns), the rest as Anthropic Messages JSON
+under `exports/<project>/`. The same arguments write the same bytes.
 
 `python -m compaction.generate.corpus DIR --sessions N [--seed S]` writes one from the command line.
 """
@@ -15,25 +15,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from compaction.generate.claude_code_log import ClaudeCodeLog
 from compaction.generate.realistic import realistic_session
+from compaction.generate.writers import writers
 
 PROJECTS = ("invoicer", "tidyfeed", "pgsnap", "mdlint", "shipyard")
-CLAUDE_CODE_SHARE = 0.75
+AGENT_LOG_SHARE = 0.75
 START = datetime(2025, 3, 3, 8, 0, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
 class GeneratedSession:
     path: Path  # where it was written
-    format: str  # "claude-code" or "anthropic"
+    format: str  # an agent's format, or "anthropic"
     project: str  # the project folder's name
-    messages: int  # messages the session holds (before the Claude Code layout splits them into lines)
-
-
-def project_dir(cwd: str) -> str:
-    """The folder name Claude Code gives a working directory under ~/.claude/projects."""
-    return cwd.replace("/", "-").replace(".", "-")
+    messages: int  # messages the session holds (before an agent's layout splits them into lines)
 
 
 def write_corpus(folder: str | Path, sessions: int, seed: int = 0, min_turns: int = 4, max_turns: int = 80,
@@ -41,6 +36,7 @@ def write_corpus(folder: str | Path, sessions: int, seed: int = 0, min_turns: in
     """Write `sessions` generated sessions under `folder`; return what was written, in order."""
     folder = Path(folder)
     rng = random.Random(seed)
+    agent_writers = writers()
     written = []
     for number in range(sessions):
         project = PROJECTS[number % len(PROJECTS)]
@@ -48,12 +44,11 @@ def write_corpus(folder: str | Path, sessions: int, seed: int = 0, min_turns: in
                  "parallel_share": round(rng.uniform(0.0, 0.4), 2), "seed": rng.getrandbits(32)}
         knobs["max_output"] = knobs["typical_output"] * rng.choice((10, 40, 100))
         messages = realistic_session(**knobs)
-        if rng.random() < CLAUDE_CODE_SHARE:
-            cwd = f"/home/dev/{project}"
-            log = ClaudeCodeLog(seed=knobs["seed"], cwd=cwd, start=START + timedelta(hours=5 * number))
-            log.session(messages)
-            path = folder / "projects" / project_dir(cwd) / f"{log.session_id}.jsonl"
-            text, kind, where = log.jsonl(), "claude-code", project_dir(cwd)
+        if rng.random() < AGENT_LOG_SHARE and agent_writers:
+            writer = agent_writers[number % len(agent_writers)]
+            placed = writer.place(messages, knobs["seed"], f"/home/dev/{project}", START + timedelta(hours=5 * number))
+            path = folder.joinpath(*placed.relative.parts)
+            text, kind, where = placed.text, writer.format, placed.project
         else:
             path = folder / "exports" / project / f"session-{number:05d}.json"
             text, kind, where = json.dumps(messages, ensure_ascii=False) + "\n", "anthropic", project

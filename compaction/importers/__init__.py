@@ -10,24 +10,31 @@ from typing import Any
 
 from compaction.errors import ConversationError
 from compaction.importers.collector import collector_paused
-from compaction.importers.formats import BY_NAME, CHOICES, detect_document, detect_lines
+from compaction.importers.formats import choices, detect_document, detect_lines, detect_text, find
 from compaction.importers.jsonl import read_lines
 from compaction.importers.limits import check_value_count
-from compaction.importers.source import MAX_FILE_BYTES, MAX_NESTING_DEPTH, parse_document, read_source
+from compaction.importers.source import (
+    MAX_FILE_BYTES,
+    MAX_NESTING_DEPTH,
+    parse_document,
+    read_source,
+    utf8_error,
+)
 from compaction.importers.surrogates import might_hold_surrogates, without_lone_surrogates
 from compaction.model.conversation import Conversation
 
-FORMATS = CHOICES  # "auto" and every format's name
+TEXT_HEAD = 65_536  # bytes of a file that is not JSON shown to the text formats' recognisers
 
 
 def load_conversation(source: str | Path | bytes, format: str = "auto", name: str | None = None) -> Conversation:
     """Load a conversation file (path) or its contents (bytes); `name` labels it in messages."""
-    if format not in CHOICES:
-        raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(CHOICES)}")
+    chosen = None if format == "auto" else find(format)
+    if format != "auto" and chosen is None:
+        raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(choices())}")
     data, label = read_source(source, name)
     check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
     with collector_paused():
-        conversation, by_orjson = _parse(data, label, BY_NAME.get(format))
+        conversation, by_orjson = _parse(data, label, chosen)
     # orjson refuses lone surrogates: only text the standard parser read can hold one
     if not by_orjson and might_hold_surrogates(data):
         conversation = without_lone_surrogates(conversation)
@@ -36,6 +43,11 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
 
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     """The conversation, and whether orjson parsed all of it (one document)."""
+    text_format = chosen if chosen is not None and chosen.load_text is not None else None
+    if text_format is None and chosen is None and data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"["):
+        text_format = _text_format(data)
+    if text_format is not None:
+        return text_format.load_text(_decoded(data, label), label), False
     if chosen is not None and chosen.load_document is None:  # a lines format: even one line is a log
         return chosen.load_lines(read_lines(data, label)), False
     document = parse_document(data, label)
@@ -51,9 +63,21 @@ def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     return found.load_document(document.value, label), document.by_orjson
 
 
+def _text_format(data: bytes):
+    """The text format (not JSON) that recognises the file, or None: the JSON path then words the error."""
+    return detect_text(data[:TEXT_HEAD].decode("utf-8", "ignore"))
+
+
+def _decoded(data: bytes, label: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise utf8_error(data, label) from None
+
+
 def detect_format(value: Any) -> str:
     """The name of the format of a parsed JSON document."""
     return detect_document(value).name
 
 
-__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "detect_format", "load_conversation"]
+__all__ = ["choices", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "detect_format", "load_conversation"]

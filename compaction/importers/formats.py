@@ -1,35 +1,29 @@
 """Every conversation format the lab reads, in one table: its name, its title for people, the file
 suffixes it comes in, how to recognise it, and how to load it. Detection, the CLI's `--format` choices,
-the dashboard's upload types and page help, corpus discovery and the benchmarks all read this table, so a
-new format is one module, one entry here and its cases.
+the dashboard's upload types and page help, corpus discovery and the benchmarks all read this table.
 
-Detection tries the entries in order: a parsed JSON document against each `document` sniffer, JSON lines
-against each `lines` sniffer; the last entry of each kind accepts anything (Anthropic for a document,
-Claude Code for lines), so the error a file gets is that format's own, naming the line or field.
+The generic formats (Anthropic Messages, OpenAI chat, the lab's own trace) are entered here; each agent's
+own format is registered by its package (compaction/agents/), so a new agent adds no line to this module.
+
+Detection tries the entries by rank: a parsed JSON document against each `document` sniffer, JSON lines
+against each `lines` sniffer, other text against each `text` sniffer. The entry ranked last of the JSON
+kinds accepts anything, so the error a file gets is that format's own, naming the line or field.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compaction.importers import (
-    anthropic,
-    claude_code,
-    codex,
-    gemini,
-    openai,
-    openhands,
-    runs,
-    swe_agent,
-    trace,
-)
+from compaction.importers import anthropic, openai, trace
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation
+
+CATCH_ALL = 1_000  # the rank of the entry that accepts any document or any JSON lines
 
 
 @dataclass(frozen=True)
 class Format:
-    name: str  # stable: `--format`, JSON output and Conversation.format use it
+    name: str  # stable: `--format`, JSON output and Conversation.format use it (an agent's format: its name)
     title: str  # for people: the Format metric, tables
     described: str  # what a file of this format holds, for the upload's help
     suffixes: tuple[str, ...]  # with the dot, lower case
@@ -38,50 +32,84 @@ class Format:
     load_lines: Callable[[JsonLines], Conversation] | None = None  # None: one JSON document only
     document: Callable[[Any], bool] | None = None  # recognises a parsed document
     lines: Callable[[list[tuple[int, dict]]], bool] | None = None  # recognises the objects of JSON lines
+    # a format that is not JSON: (text, label) -> Conversation, and its recogniser of the text's head
+    load_text: Callable[[str, str], Conversation] | None = None
+    text: Callable[[str], bool] | None = None
+    document_rank: int = 500  # detection order among the document sniffers, lowest first
+    lines_rank: int = 500  # and among the JSON lines sniffers
+    aliases: tuple[str, ...] = ()  # other names `--format` accepts for it
 
 
-def _anything(_value) -> bool:
+def anything(_value) -> bool:
+    """The recogniser of a catch-all entry."""
     return True
 
 
-FORMATS: tuple[Format, ...] = (
+_TABLE: dict[str, Format] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(entry: Format) -> Format:
+    """Enter a format (an agent's package calls this); a name taken twice is a programming error."""
+    if entry.name in _TABLE or entry.name in _ALIASES:
+        raise ValueError(f"the format {entry.name!r} is registered already")
+    _TABLE[entry.name] = entry
+    _ALIASES.update((alias, entry.name) for alias in entry.aliases)
+    return entry
+
+
+for _generic in (
     Format("anthropic", "Anthropic", "Anthropic Messages: a request body or a list of messages (JSON), or one "
            "message a line (JSONL)", (".json", ".jsonl"), anthropic.from_json, anthropic.from_lines,
-           _anything, anthropic.lines_look_like),
-    Format("claude-code", "Claude Code", "a Claude Code session log (.jsonl), a subagent's own file included",
-           (".jsonl",), None, claude_code.load, claude_code.looks_like, _anything),
+           anything, anthropic.lines_look_like, document_rank=CATCH_ALL, lines_rank=400),
     Format("openai", "OpenAI chat", "an OpenAI chat conversation (JSON)", (".json",), openai.from_json,
-           None, openai.looks_like),
-    Format("swe-agent", "SWE-agent", "a SWE-agent trajectory (.traj)", (".traj", ".json", ".jsonl"),
-           swe_agent.from_json, runs.first_run_of(swe_agent), swe_agent.looks_like,
-           runs.runs_of(swe_agent)),
-    Format("openhands", "OpenHands", "an OpenHands trajectory (the exported event list, or an evaluation's "
-           "output.jsonl)", (".json", ".jsonl"), openhands.from_json, runs.first_run_of(openhands),
-           openhands.looks_like, runs.runs_of(openhands)),
-    Format("codex", "Codex CLI", "a Codex CLI rollout (rollout-*.jsonl, the 2025 layout included)", (".jsonl",),
-           None, codex.load, None, codex.looks_like),
-    Format("gemini", "Gemini CLI", "a Gemini CLI chat recording (session-*.json) or its headless stream-json output",
-           (".json", ".jsonl"), gemini.from_json, gemini.from_lines, gemini.looks_like, gemini.looks_like_lines),
+           None, openai.looks_like, document_rank=600),
     Format("compaction-trace", "Compaction Lab trace", "the trace of the lab's compacting client (one line per model "
-           "call, with the usage the API answered)", (".jsonl",), None, trace.load, None, trace.looks_like),
-)
-BY_NAME: dict[str, Format] = {entry.name: entry for entry in FORMATS}
-# Detection order: the more particular shapes first, the catch-all last
-DOCUMENT_ORDER = tuple(BY_NAME[name] for name in ("claude-code", "gemini", "swe-agent", "openhands", "openai",
-                                                  "anthropic"))
-LINES_ORDER = tuple(BY_NAME[name] for name in ("compaction-trace", "codex", "gemini", "anthropic", "openhands", "swe-agent", "claude-code"))
-CHOICES = ("auto", *BY_NAME)  # the values of `--format`
-SUFFIXES = tuple(sorted({suffix for entry in FORMATS for suffix in entry.suffixes}))  # of a session file
+           "call, with the usage the API answered)", (".jsonl",), None, trace.load, None, trace.looks_like,
+           lines_rank=100),
+):
+    register(_generic)
+
+
+def formats() -> tuple[Format, ...]:
+    """Every format, generic ones first, then the agents' in the agents registry's order."""
+    return tuple(_TABLE.values())
+
+
+def find(name: str) -> Format | None:
+    """The format of a name or an alias; None for an unknown one."""
+    return _TABLE.get(_ALIASES.get(name, name))
+
+
+def choices() -> tuple[str, ...]:
+    """The values of `--format`: "auto" and every format's name."""
+    return ("auto", *_TABLE)
+
+
+def suffixes() -> tuple[str, ...]:
+    """Every suffix a session file of some format comes in."""
+    return tuple(sorted({suffix for entry in _TABLE.values() for suffix in entry.suffixes}))
 
 
 def detect_document(value: Any) -> Format:
-    return next(entry for entry in DOCUMENT_ORDER if entry.document(value))
+    return next(entry for entry in _ranked("document") if entry.document(value))
 
 
 def detect_lines(objects: list[tuple[int, dict]]) -> Format:
-    return next(entry for entry in LINES_ORDER if entry.lines(objects))
+    return next(entry for entry in _ranked("lines") if entry.lines(objects))
+
+
+def detect_text(head: str) -> Format | None:
+    """The format that is not JSON whose recogniser accepts the head of a file's text, or None."""
+    return next((entry for entry in _TABLE.values() if entry.text is not None and entry.text(head)), None)
+
+
+def _ranked(kind: str) -> list[Format]:
+    rank = "document_rank" if kind == "document" else "lines_rank"
+    return sorted((entry for entry in _TABLE.values() if getattr(entry, kind) is not None),
+                  key=lambda entry: getattr(entry, rank))
 
 
 def title_of(name: str) -> str:
-    found = BY_NAME.get(name)
+    found = find(name)
     return found.title if found else name

@@ -2,19 +2,22 @@
 
 One idea per module:
 - tail.py: the bytes added to a file since the last offset, whole lines only; truncation, rewrites and
-  replacement noticed; sources.py: those lines as JSON objects, or a Gemini CLI recording read whole;
-- claude_code_lines.py, codex_lines.py, gemini_lines.py (gemini_messages.py): each format's lines as
-  the same few events (events.py): a model call, a compaction, text written, a fact;
+  replacement noticed; sources.py: those lines as JSON objects, or a recording rewritten whole;
+- formats.py: the logs that can be followed, each agent's reader of its lines (in its own package,
+  compaction/agents/) giving the same few events (events.py): a model call, a compaction, text written,
+  a fact;
 - calls.py, session.py: what is kept of the session: per-call columns of numbers, one record per
   compaction, the recent growth and a few counters, never the messages' text;
-- rules.py: each agent's checked preset as a threshold and what it keeps; forecast.py, costs.py: how far
+- rules.py: each checked preset as a threshold and what it keeps (the agents register theirs); forecast.py, costs.py: how far
   the compaction is, in tokens and calls, and what it will cost against going on;
 - follower.py: the poll that ties them; places.py: which files may be followed, and where agents keep
   their logs; report.py: an update as a line of text or a JSON object (`compaction watch`).
 """
 
-from compaction.live.follower import FORMATS, Follower, Reported
+from compaction.live.follower import Follower, Reported
 from compaction.live.forecast import Forecast, forecast
-from compaction.live.rules import WHAT_IF, agent_rule, rule_for
+from compaction.live.formats import LiveFormat, live_format, live_formats, names
+from compaction.live.rules import RuleForm, agent_rule, rule_for, what_if
 
-__all__ = ["FORMATS", "WHAT_IF", "Follower", "Forecast", "Reported", "agent_rule", "forecast", "rule_for"]
+__all__ = ["Follower", "Forecast", "LiveFormat", "Reported", "RuleForm", "agent_rule", "forecast", "live_format",
+           "live_formats", "names", "rule_for", "what_if"]

@@ -2,30 +2,23 @@
 (sources.py), a format's reader turns its lines into events, the session (session.py) into per-call
 records, and every new call and compaction is reported with the forecast as it stood right then.
 
-The format is named, or recognised on the log's first line (notes on top skipped): Claude Code, Codex
-CLI or Gemini CLI, the three agents whose compaction rules the forecast knows. A file rewritten or
-truncated is read again from the start, with a new session, and said.
+The format is named, or recognised on the log's first line (notes on top skipped): one of the agents
+that register a reader of their lines (formats.py), whose compaction rules the forecast knows. A file
+rewritten or truncated is read again from the start, with a new session, and said.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
 from compaction.errors import ConversationError, SettingsError
-from compaction.importers.codex.records import ENVELOPE_TYPES
-from compaction.live import claude_code_lines, codex_lines, gemini_lines
-from compaction.live.claude_code_lines import ClaudeCodeLines
-from compaction.live.codex_lines import CodexLines
 from compaction.live.forecast import Forecast, forecast
-from compaction.live.gemini_lines import GeminiLines
-from compaction.live.gemini_messages import GeminiMessages
-from compaction.live.rules import WHAT_IF, agent_rule, rule_for
+from compaction.live.formats import document_format, live_format, live_formats, names, recognise, titles
+from compaction.live.rules import agent_rule, rule_for
+from compaction.live.rules import what_if as what_if_strategies
 from compaction.live.session import CallUpdate, CompactionUpdate, LiveSession
 from compaction.live.sources import DocumentSource, LineSource
 from compaction.strategies import lookup
 
-FORMATS = ("claude-code", "codex", "gemini")
-TITLES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
-READERS = {"claude-code": ClaudeCodeLines, "codex": CodexLines, "gemini": GeminiLines}
 DETECT_WITHIN = 20  # lines that are not JSON objects (notes on top) before the log must say what it is
 
 
@@ -54,30 +47,23 @@ class Reported:
     what_if: Forecast | None = None
 
 
-def recognise(value: dict) -> str | None:
-    if value.get("type") in ENVELOPE_TYPES and "payload" in value or codex_lines.is_legacy_header(value):
-        return codex_lines.FORMAT
-    if gemini_lines.is_fields_line(value):
-        return gemini_lines.FORMAT
-    if claude_code_lines.looks_like(value):
-        return claude_code_lines.FORMAT
-    return None
-
-
 class Follower:
     def __init__(self, path: str | Path, format: str = "auto", what_if: str | None = None,
                  what_if_params: dict | None = None):
-        if format not in ("auto", *FORMATS):
-            raise SettingsError(f"the live view follows {', '.join(FORMATS)} logs; got format {format!r}")
+        if format not in ("auto", *names()):
+            raise SettingsError(f"the live view follows {', '.join(names())} logs; got format {format!r}")
         if what_if is not None:
-            if what_if not in WHAT_IF:
-                raise SettingsError(f"the live forecast knows the rules of {', '.join(WHAT_IF)}; got {what_if!r}")
+            if what_if not in what_if_strategies():
+                raise SettingsError(f"the live forecast knows the rules of {', '.join(what_if_strategies())}; "
+                                    f"got {what_if!r}")
             lookup(what_if).resolve(what_if_params)  # bad parameters are said now, not at the first call
         self.path = Path(path)
         self.what_if, self.what_if_params = what_if, dict(what_if_params or {})
         self.document = self.path.suffix.lower() == ".json"
         self.source = DocumentSource(self.path) if self.document else LineSource(self.path)
-        self.format = "gemini" if self.document else None if format == "auto" else format
+        recording = document_format()
+        self.format = (recording.name if recording else None) if self.document else None if format == "auto" \
+            else format
         self.session: LiveSession | None = None
         self._reader = None
         self._unread: list[Skipped] = []  # lines skipped before the format was known
@@ -86,12 +72,16 @@ class Follower:
         self._start()
 
     def _start(self) -> None:
-        self._reader = None if self.format is None else GeminiMessages() if self.document else READERS[self.format]()
+        if self.format is None:
+            self._reader = None
+        else:
+            entry = live_format(self.format)
+            self._reader = entry.document() if self.document and entry.document else entry.lines()
         self.session = LiveSession(self.format) if self.format else None
 
     @property
     def title(self) -> str:
-        return TITLES.get(self.format or "", "not recognised yet")
+        return live_format(self.format).title if self.format else "not recognised yet"
 
     def poll(self, max_bytes: int | None = None, forecasts: bool = True) -> list[Reported]:
         """What was written since the last poll (see `updates`), as a list."""
@@ -143,8 +133,8 @@ class Follower:
         self._unread.append(skipped)
         if len(self._unread) >= DETECT_WITHIN:
             first = self._unread[0]
-            self._failed = ConversationError(f"{len(self._unread):,} lines and none is a JSON object of a Claude Code, "
-                                             f"Codex or Gemini CLI log (line {first.line}: {first.reason})",
+            self._failed = ConversationError(f"{len(self._unread):,} lines and none is a JSON object of a "
+                                             f"{titles()} log (line {first.line}: {first.reason})",
                                              where=str(self.path))
             raise self._failed
         return skipped
@@ -152,10 +142,9 @@ class Follower:
     def _recognise(self, number: int, value: dict) -> None:
         found = recognise(value)
         if found is None:
-            self._failed = ConversationError(
-                "not a line of a Claude Code, Codex or Gemini CLI log: the live view follows those three (a Claude Code "
-                "line has 'type' and 'uuid' or 'sessionId', a Codex line 'type' and 'payload', a Gemini CLI recording "
-                "starts with 'sessionId' and 'projectHash')", where=f"{self.path}: line {number}")
+            looks = ", ".join(entry.looks for entry in live_formats())
+            self._failed = ConversationError(f"not a line of a {titles()} log: the live view follows those ({looks})",
+                                             where=f"{self.path}: line {number}")
             raise self._failed
         self.format = found
         self._start()

@@ -15,6 +15,7 @@ import math
 from dataclasses import asdict, dataclass
 
 from compaction.live.costs import Costs, compaction_costs
+from compaction.live.formats import live_format
 from compaction.live.rules import Rule, agent_rule, kept
 from compaction.live.session import LiveSession
 
@@ -47,8 +48,8 @@ def context_now(session: LiveSession, rule: Rule) -> int | None:
         return None
     if session.awaiting_first_call:  # what the agent's own rule kept, whichever rule is forecast
         last = session.compactions[-1]
-        if session.agent == "gemini" and last.post_tokens:
-            return last.post_tokens  # gemini-cli's note gives the whole compressed context
+        if last.post_tokens and live_format(session.agent).post_tokens_is_context:
+            return last.post_tokens  # the agent's note gives the whole compressed context
         after = kept(agent_rule(session), session, last.context_before or newest.context)
         return after.tokens if after else newest.context
     return newest.context

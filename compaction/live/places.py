@@ -1,13 +1,12 @@
-"""Which files may be followed, and where the three agents keep their logs.
+"""Which files may be followed, and where the agents keep their logs.
 
 On a server others reach, `COMPACTION_SESSION_FOLDERS` names the folders sessions may be read from (as
 for the Sessions page: separated by the system's path separator, an empty value allowing none); a file
 outside them, links resolved, is refused by name before anything is read. Unset, any file this process
 can read may be followed, which suits one's own machine.
 
-Agents' own folders: Claude Code `~/.claude/projects/<dir>/<session>.jsonl`, Codex CLI
-`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, Gemini CLI `~/.gemini/tmp/<project>/chats/session-*.json`
-(and `.jsonl`). The newest files there are offered first: a live session is the one being written.
+Agents' own folders: each agent's package registers where it keeps its logs (corpus/homes.py). The
+newest files there are offered first: a live session is the one being written.
 """
 
 import heapq
@@ -16,12 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compaction.corpus.files import inside_any
+from compaction.corpus.homes import homes
 from compaction.errors import ConversationError
 
 ALLOWED_FOLDERS_ENV = "COMPACTION_SESSION_FOLDERS"
-AGENT_FOLDERS = (("Claude Code", (".claude", "projects"), ("*.jsonl",)),
-                 ("Codex CLI", (".codex", "sessions"), ("rollout-*.jsonl",)),
-                 ("Gemini CLI", (".gemini", "tmp"), ("session-*.json", "session-*.jsonl")))
 OFFERED = 30  # newest files listed
 
 
@@ -57,13 +54,13 @@ class Offered:
 
 
 def agent_sessions(home: Path, allowed: list[Path] | None, limit: int = OFFERED) -> list[Offered]:
-    """The newest session files of the three agents under `home`, newest first, only those allowed."""
+    """The newest session files of the agents under `home`, newest first, only those allowed."""
     found: list[Offered] = []
-    for agent, parts, patterns in AGENT_FOLDERS:
-        folder = home.joinpath(*parts)
+    for place in homes():
+        folder, agent = place.folder(home), place.agent
         if not folder.is_dir() or allowed is not None and not inside_any(folder, allowed):
             continue
-        for pattern in patterns:
+        for pattern in place.patterns:
             for path in folder.rglob(pattern):
                 try:
                     info = path.stat()

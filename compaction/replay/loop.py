@@ -22,12 +22,12 @@ from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.context import ReplayContext
 from compaction.replay.incremental import replay_incremental
 from compaction.replay.plain import replay_plain
-from compaction.replay.records import ACTIONS, MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
+from compaction.replay.records import MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import StepFunction, resolve
 from compaction.summarizers import Summarizer
 
-__all__ = ["ACTIONS", "MODEL_WINDOW_TOKENS", "CallRecord", "ReplayResult", "incremental_form", "replay"]
+__all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "ReplayResult", "incremental_form", "replay"]
 
 
 def incremental_form(step):

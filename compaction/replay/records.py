@@ -11,10 +11,9 @@ from compaction.model.events import AppliedEdit, SummaryEvent
 from compaction.model.history import History
 from compaction.model.settings import Settings
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.strategies import ACTIONS as STRATEGY_ACTIONS
+from compaction.strategies import all_actions
 
 MODEL_WINDOW_TOKENS = 200_000
-ACTIONS = tuple(STRATEGY_ACTIONS)  # every name `acted` may hold (strategies.ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class CallRecord:
     tokens: int  # estimated from chars
     raw_chars: int  # what the same call would send without any compaction
     raw_tokens: int
-    acted: tuple[str, ...]  # what changed the history before this call, in order (see ACTIONS)
+    acted: tuple[str, ...]  # what changed the history before this call, in order (see strategies.actions)
     summaries: int  # successful summaries so far, this call's included
     tokens_total: int  # tokens sent by all calls so far, this one included
     raw_tokens_total: int
@@ -146,7 +145,7 @@ class ReplayResult:
             "calls": len(calls),
             "summaries": last.summaries if last else 0,
             "failed_summaries": sum(1 for e in summaries if not e.succeeded),
-            "acted": {action: sum(1 for c in calls if action in c.acted) for action in ACTIONS},
+            "acted": {action: sum(1 for c in calls if action in c.acted) for action in all_actions()},
             "reactive": sum(1 for c in calls if "reactive" in c.acted),
             "compact_tool": sum(1 for c in calls if "compact_tool" in c.acted),
             "tokens_sent": last.tokens_total if last else 0,

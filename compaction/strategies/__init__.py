@@ -2,46 +2,53 @@
 any of them: `step(history, settings, store, summarizer) -> Step` (base.py).
 
 The registry: every strategy by its stable name, with its parameters, defaults and sources (spec.py).
-One module per family: the tutorial's pipeline and its first two peers (tutorial.py), Claude Code,
-the Anthropic API's context management, LangChain's middleware, OpenHands' condensers, the
-Complexity Trap's hybrid, Codex CLI's auto-compaction and Gemini CLI's chat compression. `build(name, params)` gives a step function at those parameters.
+The generic families are entered here: the tutorial's pipeline and its first two peers (tutorial.py),
+the log's own compactions (as_recorded.py), the Anthropic API's context management and LangChain's
+middleware. Each agent's presets are registered by its package (compaction/agents/). `build(name,
+params)` gives a step function at those parameters.
 """
 
 from collections.abc import Mapping
 from typing import Any
 
 from compaction.errors import SettingsError
-from compaction.strategies import (
-    anthropic_api,
-    as_recorded,
-    claude_code,
-    codex,
-    gemini_cli,
-    hybrid,
-    langchain,
-    openhands,
-    tutorial,
-)
+from compaction.strategies import anthropic_api, as_recorded, langchain, tutorial
 from compaction.strategies.actions import LOOP_ACTIONS
 from compaction.strategies.base import Step, StepFunction, summaries_made
 from compaction.strategies.spec import Action, Built, Source, StrategySpec
 from compaction.strategies.tutorial import masking_step, pipeline_step, summary_keep_last_step
 
-REGISTRY: dict[str, StrategySpec] = {spec.name: spec for spec in (
-    *tutorial.SPECS, *as_recorded.SPECS, *claude_code.SPECS, *anthropic_api.SPECS, *langchain.SPECS, *openhands.SPECS, *hybrid.SPECS,
-    *codex.SPECS, *gemini_cli.SPECS)}
-
-# Every action a replay may record, by name, in the order legends list them: the strategies' own, then the
-# loop's (reactive compaction, the compact tool)
-ACTIONS: dict[str, Action] = {action.name: action for spec in REGISTRY.values() for action in spec.actions}
-ACTIONS.update((action.name, action) for action in LOOP_ACTIONS)
+REGISTRY: dict[str, StrategySpec] = {}
 
 # Each strategy at its defaults (the tutorial's three read the Settings they are called with).
-STRATEGIES: dict[str, StepFunction] = {name: spec.build() for name, spec in REGISTRY.items()}
+STRATEGIES: dict[str, StepFunction] = {}
 
 # The settings a strategy reads besides REACTIVE_KEEP_LAST (which every replay reads): a sweep
 # reuses one replay for cells that differ only in the others. None: it may read any.
-SETTINGS_READ: dict[str, frozenset[str] | None] = {name: spec.settings_read for name, spec in REGISTRY.items()}
+SETTINGS_READ: dict[str, frozenset[str] | None] = {}
+
+
+def register(spec: StrategySpec) -> StrategySpec:
+    """Enter a strategy (an agent's package calls this for its presets); a name taken twice is a
+    programming error."""
+    if spec.name in REGISTRY:
+        raise ValueError(f"the strategy {spec.name!r} is registered already")
+    REGISTRY[spec.name] = spec
+    STRATEGIES[spec.name] = spec.build()
+    SETTINGS_READ[spec.name] = spec.settings_read
+    return spec
+
+
+for _spec in (*tutorial.SPECS, *as_recorded.SPECS, *anthropic_api.SPECS, *langchain.SPECS):
+    register(_spec)
+
+
+def all_actions() -> dict[str, Action]:
+    """Every action a replay may record, by name, in the order legends list them: the strategies' own,
+    then the loop's (reactive compaction, the compact tool)."""
+    found = {action.name: action for spec in REGISTRY.values() for action in spec.actions}
+    found.update((action.name, action) for action in LOOP_ACTIONS)
+    return found
 
 
 def lookup(name: str) -> StrategySpec:
@@ -63,5 +70,6 @@ def resolve(strategy: "str | StepFunction") -> tuple[str, StepFunction]:
     return strategy, STRATEGIES[strategy]
 
 
-__all__ = ["ACTIONS", "REGISTRY", "SETTINGS_READ", "STRATEGIES", "Action", "Built", "Source", "Step", "StepFunction", "StrategySpec",
-           "build", "lookup", "masking_step", "pipeline_step", "resolve", "summaries_made", "summary_keep_last_step"]
+__all__ = ["REGISTRY", "SETTINGS_READ", "STRATEGIES", "Action", "Built", "Source", "Step", "StepFunction", "StrategySpec",
+           "all_actions", "build", "lookup", "masking_step", "pipeline_step", "register", "resolve", "summaries_made",
+           "summary_keep_last_step"]

@@ -17,7 +17,8 @@ from typing import Any
 import pandas as pd
 
 from compaction.measures.tradeoff import pareto_front
-from compaction.replay.loop import ACTIONS, ReplayResult
+from compaction.replay.loop import ReplayResult
+from compaction.strategies import all_actions
 from dashboard.render import comparison
 from dashboard.render.timeline import ACTION_TITLES, STRATEGY_TITLES
 from dashboard.render.units import dollars, percent
@@ -50,7 +51,7 @@ def what_it_did(result: ReplayResult) -> str:
     """'old outputs masked at 40 calls; 2 summaries' and the like."""
     acted = result.totals["acted"]
     parts = [f"{ACTION_TITLES[action]} at {count:,} call{'s' if count != 1 else ''}"
-             for action in ACTIONS if (count := acted[action])]
+             for action in all_actions() if (count := acted[action])]
     return "; ".join(parts) or "nothing: the session stayed under its thresholds"
 
 

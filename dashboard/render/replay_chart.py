@@ -10,7 +10,8 @@ the model no longer saw. Every point carries its call (0-based) as customdata, s
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from compaction.replay.loop import ACTIONS, ReplayResult
+from compaction.replay.loop import ReplayResult
+from compaction.strategies import all_actions
 from dashboard.render.time_charts import (
     ACTION_COLORS,
     LABEL_BACKGROUND,
@@ -35,7 +36,7 @@ def _lanes(result: ReplayResult) -> dict[str, list]:
     """Lane title -> the calls marked in it, in the order drawn from the top."""
     calls = result.calls
     lanes = {ACTION_TITLES[action]: [c for c in calls if action in c.acted]
-             for action in ACTIONS if any(action in c.acted for c in calls)}
+             for action in all_actions() if any(action in c.acted for c in calls)}
     lanes[CACHE_LANE] = [c for c in calls if c.measures and c.measures.cache_broken]
     lanes[BLIND_LANE] = [c for c in calls if c.measures and c.measures.blind]
     return {title: marked for title, marked in lanes.items() if marked}

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from compaction.measures.registry import MEASURES
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay.loop import ReplayResult
-from compaction.strategies import ACTIONS, REGISTRY
+from compaction.strategies import REGISTRY, all_actions
 
 # What changed the history before a model call, for legends: each strategy declares its actions.
-ACTION_TITLES = {name: action.title for name, action in ACTIONS.items()}
+ACTION_TITLES = {name: action.title for name, action in all_actions().items()}
 # The strategies' short names (legends, tables) and one sentence each, from the registry.
 STRATEGY_TITLES = {name: spec.label for name, spec in REGISTRY.items()}
 # The measures the Tune page offers (the registry has a few more), with their labels.

@@ -13,7 +13,7 @@ import streamlit as st
 
 from compaction.live.follower import Follower
 from compaction.live.places import Offered, agent_sessions, followable
-from compaction.live.rules import WHAT_IF
+from compaction.live.rules import rule_form, what_if
 from compaction.strategies import lookup
 from dashboard.ui import corpus_state
 from dashboard.ui.navigation import PAGES_DIR
@@ -24,9 +24,6 @@ WHAT_IF_KEY = "live_what_if"
 _FOLLOWER = "_live_follower"
 _ASKED = "_live_asked"  # a path the Sessions page asked the Live page to follow
 NO_WHAT_IF = "none"
-# the one parameter of each what-if strategy the sidebar offers, besides its defaults
-WHAT_IF_KNOBS = {"claude-code": "window_tokens", "codex": "auto_compact_token_limit",
-                 "gemini-cli": "threshold_fraction", "anthropic-compact": "trigger"}
 
 
 def follower() -> Follower | None:
@@ -80,14 +77,14 @@ def offered() -> list[Offered]:
 def what_if_controls() -> tuple[str, dict] | None:
     """The sidebar's what-if strategy and its one parameter (the rest at their defaults)."""
     st.sidebar.subheader("What-if strategy")
-    name = st.sidebar.selectbox("Forecast also", (NO_WHAT_IF, *WHAT_IF), key=WHAT_IF_KEY,
+    name = st.sidebar.selectbox("Forecast also", (NO_WHAT_IF, *what_if()), key=WHAT_IF_KEY,
                                 format_func=lambda choice: "nothing else" if choice == NO_WHAT_IF
                                 else lookup(choice).label,
                                 help="Another strategy's forecast on the same session: when it would compact, "
                                      "what it would keep and what it would cost.")
     if name == NO_WHAT_IF:
         return None
-    param = lookup(name).param(WHAT_IF_KNOBS[name])
+    param = lookup(name).param(rule_form(name).knob)
     label = f"{param.name} ({param.unit})"
     if param.kind == "float":
         value = st.sidebar.number_input(label, float(param.minimum), float(param.maximum), float(param.default),

@@ -73,7 +73,7 @@ def test_not_a_session_log_says_so(tmp_path):
     path.write_text('{"role": "user", "content": "hi"}\n')
     at = follow(open_page(start_app(), "live"), path)
     assert not at.exception
-    assert any("line 1: not a line of a Claude Code, Codex or Gemini CLI log" in error.value for error in at.error)
+    assert any("line 1: not a line of a Claude Code, Codex CLI or Gemini CLI log" in error.value for error in at.error)
 
 
 def test_the_sessions_page_opens_a_session_live(tmp_path):

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from compaction.agents.claude_code.preset import auto_compact_threshold, output_reserve_for, parse_version
 from compaction.importers import load_conversation
 from compaction.model.calibration import recorded_context
 from compaction.model.history import History, Recorded, prepare
 from compaction.replay.loop import replay
 from compaction.strategies import build
-from compaction.strategies.claude_code import auto_compact_threshold, output_reserve_for, parse_version
 
 LOGS = Path(__file__).parent / "claude_code_logs"
 
@@ -140,7 +140,7 @@ def _session_with_a_pause(pause_minutes: int):
 
 
 def test_the_idle_clearing_acts_after_the_gap_and_keeps_the_newest_five():
-    from compaction.model.markers import CLAUDE_CODE_CLEARED
+    from compaction.agents.claude_code.markers import CLEARED as CLAUDE_CODE_CLEARED
     from compaction.model.settings import Settings
 
     strategy = build("claude-code", {"idle_microcompact": True})  # 60 minutes, keep 5

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compaction import OutputStore, Settings
+from compaction.agents.claude_code.sample_log import ClaudeCodeLog
 from compaction.generate import generate
-from compaction.generate.claude_code_log import ClaudeCodeLog
 from compaction.importers import load_conversation
 from compaction.replay.loop import incremental_form
 from compaction.strategies import REGISTRY, build, resolve

@@ -3,7 +3,8 @@ of old tool results (off by default, by count or after an idle gap), auto-compac
 reserve - buffer. The defaults' evidence from real logs: test_claude_code_preset.py."""
 
 from compaction import OutputStore, Settings, check_pairs, prepare
-from compaction.model.markers import CLAUDE_CODE_CLEARED, CLAUDE_CODE_SUMMARY_PREFIX
+from compaction.agents.claude_code.markers import CLEARED as CLAUDE_CODE_CLEARED
+from compaction.agents.claude_code.markers import SUMMARY_PREFIX as CLAUDE_CODE_SUMMARY_PREFIX
 from compaction.replay.loop import replay
 from compaction.strategies import build
 
@@ -87,7 +88,7 @@ def test_auto_compact_fires_at_window_minus_reserve_minus_buffer():
 
 
 def test_default_threshold_is_167000_tokens_of_a_200000_window_for_a_log_of_unknown_version():
-    from compaction.strategies.claude_code import auto_compact_threshold
+    from compaction.agents.claude_code.preset import auto_compact_threshold
 
     assert auto_compact_threshold(None) == auto_compact_threshold(None, 200_000) == 167_000
     params = {"window_tokens": 10_000, "buffer_tokens": 1_000}  # reserve 0: as the version did, here 20,000

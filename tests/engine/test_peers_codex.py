@@ -3,10 +3,10 @@
 import pytest
 
 from compaction import Settings, check_pairs, prepare
+from compaction.agents.codex.markers import SUMMARY_PREFIX as CODEX_SUMMARY_PREFIX
+from compaction.agents.codex.preset import auto_compact_limit
 from compaction.errors import SettingsError
-from compaction.model.markers import CODEX_SUMMARY_PREFIX
 from compaction.strategies import build
-from compaction.strategies.codex import auto_compact_limit
 
 from .builders import assistant, call, results, user
 

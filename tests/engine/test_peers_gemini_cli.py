@@ -1,9 +1,9 @@
 """Gemini CLI's chat compression, worked out by hand from chatCompressionService.ts."""
 
 from compaction import Settings, check_pairs, prepare
-from compaction.model.markers import GEMINI_SUMMARY_PREFIX
+from compaction.agents.gemini_cli.markers import SUMMARY_PREFIX as GEMINI_SUMMARY_PREFIX
+from compaction.agents.gemini_cli.preset import ACKNOWLEDGEMENT, shorten, split_point, within_budget
 from compaction.strategies import build
-from compaction.strategies.gemini_cli import ACKNOWLEDGEMENT, shorten, split_point, within_budget
 
 from .builders import assistant, call, results, user
 

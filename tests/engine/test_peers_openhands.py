@@ -4,8 +4,9 @@ out by hand from their code."""
 import pytest
 
 from compaction import Settings, check_pairs, prepare
+from compaction.agents.openhands.markers import BROWSER_OMITTED, CONDENSATION_PREFIX
 from compaction.errors import SettingsError
-from compaction.model.markers import BROWSER_OMITTED, CONDENSATION_PREFIX, MASK, TURNS_SUMMARY_PREFIX
+from compaction.model.markers import MASK, TURNS_SUMMARY_PREFIX
 from compaction.strategies import build
 
 from .builders import call, results, turns, user

@@ -85,9 +85,10 @@ def test_a_summary_of_a_summary_keeps_goal_files_and_constraints(tmp_path):
 
 
 def test_every_summary_marker_is_read_as_a_summary_not_a_request():
-    from compaction.model.markers import SUMMARY_PREFIXES
+    from compaction.model.markers import summary_prefixes
 
-    for prefix in SUMMARY_PREFIXES:
+    assert len(summary_prefixes()) >= 10  # the lab's, the peers' and every agent's
+    for prefix in summary_prefixes():
         text = OfflineSummarizer().summarize([{"role": "user", "content": f"{prefix}\n\nGoal: ship it."}])
         assert "(no user request in the summarised messages)" in text
         assert "Earlier summary: Goal: ship it." in text

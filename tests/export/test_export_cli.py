@@ -40,7 +40,7 @@ def test_help_names_every_form():
                           timeout=180)
     assert done.returncode == 0
     text = " ".join(done.stdout.split())
-    for form in ("python", "context_management", "claude-code", "codex toml", "langchain", "openhands", "gemini",
+    for form in ("python", "context_management", "claude-code", "codex-toml", "langchain", "openhands", "gemini",
                  "client"):
         assert form in text, form
     assert "--strategy NAME" in text and "--context-limit N" in text and "-o OUTPUT" in text

@@ -13,7 +13,7 @@ import pytest
 from anthropic.types.beta import BetaContextManagementConfigParam
 
 from compaction.errors import SettingsError
-from compaction.export import FORMS, export, forms_for, lookup_form
+from compaction.export import export, forms, forms_for, lookup_form
 from compaction.export.context_management import BETAS
 from compaction.model.settings import DEFAULTS
 from compaction.strategies import REGISTRY
@@ -33,12 +33,12 @@ OPENHANDS = {"observation_masking": {"attention_window": 1}, "browser_output_mas
              "pipeline": {"condensers": None}}
 ENV_LINE = re.compile(r"^export ([A-Z][A-Z0-9_]*)=([0-9.]+)$")
 
-CASES = [(name, form.name) for name in REGISTRY for form in FORMS if form.fits(name)]
+CASES = [(name, form.name) for name in REGISTRY for form in forms() if form.fits(name)]
 
 
 def test_every_strategy_but_the_logs_own_has_a_form_and_every_form_a_strategy():
     assert {name for name, _ in CASES} == set(REGISTRY) - {"as-recorded"}
-    assert {form for _, form in CASES} == {form.name for form in FORMS}
+    assert {form for _, form in CASES} == {form.name for form in forms()}
     assert [f.name for f in forms_for("pipeline")] == ["python", "client"]
 
 

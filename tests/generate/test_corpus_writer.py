@@ -1,6 +1,7 @@
 """The generated corpus: varied sessions in both layouts, loading back as written, same bytes per seed."""
 
-from compaction.generate.corpus import project_dir, write_corpus
+from compaction.agents.claude_code.samples import project_dir
+from compaction.generate.corpus import write_corpus
 from compaction.importers import load_conversation
 
 

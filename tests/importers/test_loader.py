@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compaction.agents.claude_code.sample_log import ClaudeCodeLog
 from compaction.errors import ConversationError
 from compaction.generate import realistic_session
-from compaction.generate.claude_code_log import ClaudeCodeLog
 from compaction.generate.openai_export import to_openai
 from compaction.importers import load_conversation, source
 from compaction.model.validity import check_pairs

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from compaction.agents.claude_code.log.pairing import MISSING_RESULT
 from compaction.cli.main import main
 from compaction.importers import load_conversation
-from compaction.importers.claude_code.pairing import MISSING_RESULT
 from compaction.model.messages import tool_results
 from compaction.model.validity import check_pairs, is_waiting_call
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compaction.errors import ConversationError
-from compaction.importers import FORMATS, load_conversation
+from compaction.importers import choices, load_conversation
 from compaction.model.conversation import Conversation
 
 _scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.sampled_from(
@@ -26,13 +26,13 @@ def _load(data: bytes, fmt: str) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(value=_json, fmt=st.sampled_from(FORMATS))
+@given(value=_json, fmt=st.sampled_from(choices()))
 def test_any_json_document_loads_or_fails_cleanly(value, fmt):
     _load(json.dumps(value).encode(), fmt)
 
 
 @settings(max_examples=100, deadline=None)
-@given(lines=st.lists(_json, min_size=1, max_size=6), fmt=st.sampled_from(FORMATS))
+@given(lines=st.lists(_json, min_size=1, max_size=6), fmt=st.sampled_from(choices()))
 def test_any_jsonl_document_loads_or_fails_cleanly(lines, fmt):
     _load("\n".join(json.dumps(line) for line in lines).encode(), fmt)
 

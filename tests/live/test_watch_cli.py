@@ -55,8 +55,8 @@ def test_a_file_inside_the_allowed_folders_is_followed(capsys, monkeypatch, tmp_
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    (b'{"role": "user", "content": "hi"}\n', "line 1: not a line of a Claude Code, Codex or Gemini CLI log"),
-    (b"not json\n" * 20, "20 lines and none is a JSON object of a Claude Code, Codex or Gemini CLI log (line 1: "
+    (b'{"role": "user", "content": "hi"}\n', "line 1: not a line of a Claude Code, Codex CLI or Gemini CLI log"),
+    (b"not json\n" * 20, "20 lines and none is a JSON object of a Claude Code, Codex CLI or Gemini CLI log (line 1: "
                          "not valid JSON)"),
 ])
 def test_a_file_of_another_kind_is_said_in_one_line(capsys, tmp_path, text, said):

@@ -1,0 +1,99 @@
+"""Codex CLI's rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`) line by line, as it is written.
+
+Each model response is followed by a `token_count` event whose `last_token_usage` is that call's usage
+(its input includes the cached tokens); from cli 0.55 most events are written twice, recognised by the
+same cumulative total (importers/codex/tokens.py, whose reader keeps only the previous total). The model
+is the newest `turn_context`'s. A compaction is a `compacted` line (its `replacement_history` is the new
+start), then an `event_msg` of type `context_compacted`: counted once. The 2025 layout writes no token
+counts at all: it is said, and no call can be measured.
+"""
+
+from typing import Any
+
+from compaction.agents.codex.log.tokens import TokenCounts
+from compaction.live.events import CallSeen, CompactionSeen, Event, Fact, Note, Written
+from compaction.model.messages import content_chars
+
+FORMAT = "codex"
+OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
+
+
+def is_legacy_header(value: dict) -> bool:
+    return isinstance(value.get("id"), str) and "timestamp" in value and "type" not in value \
+        and ("instructions" in value or "git" in value)
+
+
+def _summary_chars(payload: dict) -> int:
+    """Characters of the summary Codex put in place of the history (an encrypted one counts as the bytes
+    its base64 text stands for); the person's messages it kept are counted apart."""
+    chars = len(payload["message"]) if isinstance(payload.get("message"), str) else 0
+    for item in payload.get("replacement_history") or ():
+        if isinstance(item, dict) and isinstance(item.get("encrypted_content"), str):
+            chars += len(item["encrypted_content"]) * 3 // 4
+    return chars
+
+
+class CodexLines:
+    def __init__(self):
+        self._tokens = TokenCounts()
+        self._model: str | None = None
+        self._compacted = False  # a `compacted` line since the newest call: its context_compacted is the same
+        self._legacy = False
+
+    def read(self, number: int, line: dict) -> list[Event]:
+        if number == 1 and is_legacy_header(line) or self._legacy:
+            return self._legacy_line(number)
+        kind, payload = line.get("type"), line.get("payload")
+        if not isinstance(payload, dict):
+            return []
+        time = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
+        if kind == "session_meta":
+            found: list[Event] = []
+            for key, name in (("cli_version", "version"), ("id", "session_id")):
+                if isinstance(payload.get(key), str) and payload[key]:
+                    found.append(Fact(name, payload[key]))
+            return found
+        if kind == "turn_context":
+            if isinstance(payload.get("model"), str) and payload["model"]:
+                self._model = payload["model"]
+            return []
+        if kind == "compacted":
+            self._compacted = True
+            return [CompactionSeen(number, None, time=time, summary_chars=_summary_chars(payload))]
+        if kind == "event_msg":
+            return self._event(number, payload, time)
+        if kind == "response_item" and payload.get("type") in OUTPUT_ITEMS:
+            return [Written(content_chars(payload.get("output")))]
+        return []
+
+    def _event(self, number: int, payload: dict, time: str | None) -> list[Event]:
+        event = payload.get("type")
+        found: list[Event] = []
+        if isinstance(payload.get("model_context_window"), int):
+            found.append(Fact("window", payload["model_context_window"]))
+        if event == "token_count":
+            call = self._tokens.read(payload, number)
+            if call is not None and call.context_window:
+                found.append(Fact("window", call.context_window))
+            usage = call.usage(self._model) if call is not None else None
+            if usage is not None:
+                self._compacted = False
+                found.append(CallSeen(number, usage, time))
+        elif event == "context_compacted":
+            if not self._compacted:
+                found.append(CompactionSeen(number, None, time=time))
+            self._compacted = False
+        elif event == "user_message":
+            found.append(Written(_text_chars(payload.get("message")), person=True))
+        return found
+
+    def _legacy_line(self, number: int) -> list[Event]:
+        if self._legacy:
+            return []
+        self._legacy = True
+        return [Note(number, "this rollout is in Codex's 2025 layout, which records no token counts: none of "
+                             "its calls can be measured", "no_usage")]
+
+
+def _text_chars(value: Any) -> int:
+    return len(value) if isinstance(value, str) else content_chars(value)

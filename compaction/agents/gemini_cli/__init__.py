@@ -1,0 +1,63 @@
+"""Gemini CLI: its chat recordings and stream-json runs (log/, live_lines.py, live_messages.py), its preset
+(preset.py: chat compression past a share of the window, keeping the newest share), its forecast rule,
+its settings.json as the export form (export_form.py), where it keeps its chats and its summary's words."""
+
+from pathlib import PurePosixPath
+
+from compaction.agents.base import Agent
+from compaction.agents.gemini_cli import export_form, live_lines, live_messages, log, preset
+from compaction.agents.gemini_cli.markers import SUMMARY_PREFIX
+from compaction.corpus.homes import Home, folder_before
+from compaction.corpus.subagents import SUBAGENT, Parent, SubagentRule
+from compaction.export.base import Form
+from compaction.importers.formats import Format
+from compaction.live.formats import LiveFormat
+from compaction.live.rules import KEEP_NEWEST, RuleForm
+from compaction.live.session import LiveSession
+from compaction.model.conversation import Conversation
+
+NAME, FORMAT, TITLE = "gemini-cli", log.FORMAT, "Gemini CLI"
+
+
+def _threshold(values: dict, _session: LiveSession) -> tuple[int, str]:
+    return max(int(values["window_tokens"] * values["threshold_fraction"]), 1), TITLE
+
+
+def _own_params(session: LiveSession) -> dict:
+    """A Gemma 4 model has a smaller window than the preset's (tokenLimits.ts)."""
+    newest = session.newest
+    uses_gemma = newest is not None and isinstance(newest.model, str) and newest.model.startswith("gemma-4")
+    return {"window_tokens": log.GEMMA_TOKEN_LIMIT} if uses_gemma else {}
+
+
+def _project(chain: tuple[str, ...], _name: str) -> str | None:
+    """The folder holding `chats` (`~/.gemini/tmp/<project hash or name>/chats/...`)."""
+    return folder_before(chain, ("chats",))
+
+
+def _subagent_by_log(conversation: Conversation, relative: str, _by_path: Parent | None) -> Parent | None:
+    """A chat recording whose `kind` is "subagent", at `chats/<parent session id>/<id>.json`."""
+    if (conversation.metadata or {}).get("kind") != SUBAGENT:
+        return None
+    return Parent(PurePosixPath(relative).parent.name or None)
+
+
+AGENT = Agent(
+    NAME, TITLE,
+    formats=(Format(FORMAT, TITLE, "a Gemini CLI chat recording (session-*.json) or its headless stream-json output",
+                    (".json", ".jsonl"), log.from_json, log.from_lines, log.looks_like, log.looks_like_lines,
+                    document_rank=200, lines_rank=300),),
+    presets=preset.SPECS,
+    own_preset=NAME,
+    # No recording gives the state snapshot's size: 2,000 tokens is a guess, and said.
+    rules=(RuleForm(NAME, KEEP_NEWEST, _threshold, 2_000, "a guess: no recording gives it", "threshold_fraction",
+                    own_params=_own_params),),
+    live=LiveFormat(FORMAT, TITLE, live_lines.is_fields_line, live_lines.GeminiLines, NAME,
+                    "a Gemini CLI recording starts with 'sessionId' and 'projectHash'",
+                    document=live_messages.GeminiMessages, rank=200, post_tokens_is_context=True),
+    forms=(Form(FORMAT, "Gemini CLI settings.json", "Gemini CLI's model.compressionThreshold (gemini-cli)",
+                export_form.STRATEGIES, export_form.render),),
+    homes=(Home(TITLE, (".gemini", "tmp"), ("session-*.json", "session-*.jsonl"), _project),),
+    summary_prefixes=(SUMMARY_PREFIX,),
+    subagents=(SubagentRule(FORMAT, lambda _relative: None, _subagent_by_log),),
+)

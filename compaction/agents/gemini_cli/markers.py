@@ -1,0 +1,3 @@
+"""How Gemini CLI's summary opens: its compression prompt asks for a state snapshot."""
+
+SUMMARY_PREFIX = "<state_snapshot>"
