@@ -1,12 +1,12 @@
 """Compare page: what the agent really did (its log, and the "as recorded" strategy) beside what the tutorial's
-pipeline, Claude Code, the Anthropic API, LangChain and OpenHands would each do to the loaded session,
+pipeline, the agents' own rules, the Anthropic API and LangChain would each do to the loaded session,
 replayed side by side, each with its own parameters (the pipeline with the sidebar's)."""
 
 import streamlit as st
 
 from dashboard.render.compare_table import idle_sentence
 from dashboard.render.time_charts import strategies_figure
-from dashboard.ui import compare_form, compare_view, export_panel
+from dashboard.ui import compare_form, compare_view, export_panel, state
 from dashboard.ui.price_controls import window_and_prices
 
 st.title("Compare strategies")
@@ -16,7 +16,7 @@ st.caption("What would the system you use do to this session, and what did the a
            "changed: copy it to share.")
 window_and_prices()
 
-chosen = compare_form.choose()
+chosen = compare_form.choose(state.loaded().conversation.format)
 if not chosen:
     st.info("Pick at least one strategy to replay.")
     st.stop()

@@ -6,7 +6,7 @@ from compaction.errors import CompactionError
 from compaction.importers.formats import formats
 from dashboard.render import tables
 from dashboard.render.charts import tool_calls_figure
-from dashboard.render.narrative import loading_notes
+from dashboard.render.narrative import agent_title, loading_notes
 from dashboard.render.pairs import input_note, other_warnings, warning_text
 from dashboard.render.text import literal
 from dashboard.render.units import CHARS, SIZE_WORDS, UNIT_LABELS, compact_number, convert, describe
@@ -142,7 +142,7 @@ if warnings:
     st.warning("**The importer noted:**\n" + "\n".join(f"- {literal(warning_text(warning))}" for warning in listed)
                + (f"\n- … and {more:,} more" if more else ""))
 
-for note in loading_notes(conversation.metadata):
+for note in loading_notes(conversation.metadata, agent_title(conversation)):
     st.info(literal(note), icon=":material/info:")
 
 if len(counts):

@@ -3,6 +3,7 @@ and a sweep of two settings across all of them."""
 
 import streamlit as st
 
+from compaction.corpus.homes import homes
 from compaction.errors import CompactionError
 from compaction.importers.formats import suffixes
 from compaction.measures.registry import MEASURES
@@ -54,16 +55,16 @@ with st.expander("Where the work runs"):
 
 folder_tab, zip_tab = st.tabs(["A folder", "Upload a .zip"])
 with folder_tab:
-    suggestion = corpus_state.claude_projects()
-    if suggestion is not None:
-        st.button(f"Use my Claude Code sessions ({suggestion})", key="sessions_use_claude", icon=":material/history:",
-                  on_click=lambda: st.session_state.update({corpus_state.FOLDER_KEY: str(suggestion)}))
+    for number, (agent, suggestion) in enumerate(corpus_state.agent_folders()):
+        st.button(f"Use my {agent} sessions ({suggestion})", key=f"sessions_use_agent_{number}",
+                  icon=":material/history:",
+                  on_click=lambda folder=suggestion: st.session_state.update({corpus_state.FOLDER_KEY: str(folder)}))
     allowed = corpus_state.allowed_folders()
     if allowed == []:
         st.info("This server reads no folders of its own: upload a .zip of sessions instead.", icon=":material/info:")
     elif allowed is not None:
         st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in allowed))
-    folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder="/home/me/.claude/projects",
+    folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder=f"/home/me/{homes()[0].shown[2:]}",
                            disabled=allowed == [],
                            help=f"Every {', '.join(suffixes())} file under it is a session. Nothing outside it is "
                                 "read: links pointing out of it are listed as refused.")

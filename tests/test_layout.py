@@ -4,6 +4,7 @@ Streamlit or plotly inside compaction/."""
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -121,3 +122,38 @@ def test_every_module_imports_alone_in_a_fresh_interpreter():
                           timeout=300, cwd="/")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {}
+
+
+def agent_words() -> re.Pattern:
+    """Every agent's names and title as the registry gives them (a model id such as gpt-5-codex or
+    gemini-2.5-pro is a model's name, not the agent's, and is not matched)."""
+    from compaction.agents import AGENTS
+
+    words = {word for agent in AGENTS for word in (agent.name, agent.title, agent.name.replace("-", "_"),
+                                                  *(entry.name for entry in agent.formats))}
+    words |= {agent.title.split()[0] for agent in AGENTS if " " in agent.title}  # "Codex", "Gemini", "Claude Code"
+    words.discard("Claude")  # the model family, not the agent (its title is two words)
+    alternatives = "|".join(re.escape(word).replace(r"\ ", r"[ _-]") for word in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+SHELLS = [REPO / "app.py", *sorted((REPO / "app_pages").glob("*.py")), *sorted((REPO / "dashboard").rglob("*.py"))]
+
+
+def test_no_module_outside_the_agents_names_an_agent():
+    pattern = agent_words()
+    agents = ENGINE / "agents"
+    found = [f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+             for path in [*MODULES.values(), *SHELLS] if agents not in path.parents
+             for number, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
+    assert pattern.search("the Codex CLI rollout") and pattern.search('"gemini-cli"') and not pattern.search("gpt-5-codex")
+    assert not found, "\n".join(found)
+
+
+def test_nothing_below_the_agents_imports_them():
+    """The agents register into the lower layers' tables; only the package's own top and the registry
+    itself import compaction.agents."""
+    offenders = {name for name, path in MODULES.items()
+                 if not name.startswith("compaction.agents") and name != "compaction"
+                 and any(target.startswith("compaction.agents") for target in imported(path))}
+    assert not offenders, sorted(offenders)

@@ -14,6 +14,7 @@ from compaction.export.base import Form
 from compaction.generate import writers as writer_table
 from compaction.generate.writers import LogWriter
 from compaction.importers import formats as format_table
+from compaction.importers import usage
 from compaction.importers.formats import Format
 from compaction.live import formats as live_table
 from compaction.live import rules as rule_table
@@ -41,6 +42,7 @@ class Agent:
     injected: tuple[InjectedText, ...] = ()  # the lines it writes into the person's turn
     subagents: tuple[SubagentRule, ...] = ()  # how its subagents' logs are recognised
     writer: LogWriter | None = None  # a writer of its log, for samples and generated corpora
+    no_call_models: tuple[str, ...] = ()  # model names its log gives responses it wrote itself
 
 
 def register(agent: Agent) -> Agent:
@@ -65,4 +67,6 @@ def register(agent: Agent) -> Agent:
         subagent_table.register(rule)
     if agent.writer is not None:
         writer_table.register(agent.writer)
+    for model in agent.no_call_models:
+        usage.register_no_call_model(model)
     return agent

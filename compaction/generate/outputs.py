@@ -86,7 +86,7 @@ def _pool(rng: random.Random, blocks: int = 3) -> list[str]:
 
 
 def file_content(rng: random.Random, project: Project, size: int) -> str:
-    """What a read_file tool returns: numbered source lines (the Claude Code Read layout)."""
+    """What a read_file tool returns: numbered source lines (the layout agents' file reads return)."""
     pool = _pool(rng)
     return _fill(rng, size, lambda n: f"{n:>6}\t{pool[n % len(pool)]}")
 

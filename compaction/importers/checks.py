@@ -44,7 +44,7 @@ def check_message(message: Any, where: str, ids: list | None = None) -> list[str
     `where` names the message for errors, e.g. "chat.json: messages[3]" or "s.jsonl: line 12". Run on
     every message of a file, so the common case takes the short path and words are built only for errors.
     The nesting bound is checked here, on what the conversation keeps (parts of a file that are not
-    kept, such as Claude Code's `toolUseResult` copies, are never walked). `ids`, when given, gets the
+    kept, such as a log's own copies of tool results, are never walked). `ids`, when given, gets the
     message's (tool_use ids, tool_result ids) for validity.pair_problems: the pair check then needs no
     pass of its own over the blocks.
     """

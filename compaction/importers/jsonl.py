@@ -1,7 +1,7 @@
 """JSON lines read tolerantly, for every JSONL format: a line that is not a JSON object is skipped.
 
 Copies of logs carry `//` notes on top; a log still being written ends on a cut-off line. Such lines
-are skipped and named in one warning, as Claude Code's own readers skip them; whether the lines left
+are skipped and named in one warning, as agents' own readers skip them; whether the lines left
 hold any message is for the format to say. A line nested past the bound is still an error: the bound
 protects the stack, and a log is not expected to come near it (orjson stops at 1,024 levels; the
 tighter bound is checked on the messages a format keeps).

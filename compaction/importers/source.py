@@ -156,7 +156,7 @@ def _first_line_is_object(data: bytes, lines: int = 50) -> bool:
         line = data[start:end if end >= 0 else len(data)].strip()  # one line copied, never the rest
         start = end + 1
         # `//` notes on top of copied logs, and plain-text lines a CLI prints before its JSON events
-        # (gemini's "Loaded cached credentials."), are passed over on the way to the first object
+        # (such as "Loaded cached credentials."), are passed over on the way to the first object
         if line and not line.startswith(b"//") and not line[:1].isalpha():
             if not (line.startswith(b"{") and line.endswith(b"}")):
                 return False

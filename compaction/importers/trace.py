@@ -2,11 +2,11 @@
 
 The session is the conversation as the agent held it: every message the caller passed, in order, each
 response where the caller passed it back (and the last one at the end), with the usage the API answered
-at the response of its call, as a Claude Code log records it. A call at which the client summarised (L4,
+at the response of its call, as an agent's log records it. A call at which the client summarised (L4,
 a peer's summary, reactive compaction, the compact tool) is one of the session's own compactions
 (`compact_boundaries`, trigger "client", at the response of that call), so a replay of the session with
 the same strategy and settings puts its summaries where the trace says the client did, and the token
-estimate is fitted only on the calls before the first. Unlike a Claude Code log the session does not
+estimate is fitted only on the calls before the first. Unlike an agent's log the session does not
 hold the summaries themselves (what each call sent is in the trace: `read_trace`), so the "as recorded"
 strategy cannot rebuild what the client sent after a compaction.
 """

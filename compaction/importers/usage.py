@@ -7,9 +7,8 @@ split by lifetime (`cache_write_5m_tokens`, `cache_write_1h_tokens`), which are 
 2x the input price).
 
 Two ways logs write usage:
-- Anthropic's (Claude Code): the input is already split into plain, written and read;
-- OpenAI's and Google's (Codex, Gemini CLI): one input count that includes the cached tokens, and the
-  cached share beside it. Neither writes a cache: a prefix is cached by the provider without a charge
+- Anthropic's: the input is already split into plain, written and read;
+- OpenAI's and Google's: one input count that includes the cached tokens, and the cached share beside it. Neither writes a cache: a prefix is cached by the provider without a charge
   for writing it, so the writes are 0.
 """
 
@@ -18,7 +17,19 @@ from typing import Any
 USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 CACHE_WRITE_KEYS = (("ephemeral_5m_input_tokens", "cache_write_5m_tokens"),
                     ("ephemeral_1h_input_tokens", "cache_write_1h_tokens"))
-SYNTHETIC_MODEL = "<synthetic>"  # what Claude Code names the responses it writes itself
+# The model names agents give the responses they write themselves (no model call, no cost): each agent
+# registers its own (compaction/agents/)
+_NO_CALL_MODELS: set[str] = set()
+
+
+def register_no_call_model(name: str) -> str:
+    _NO_CALL_MODELS.add(name)
+    return name
+
+
+def made_no_call(model: Any) -> bool:
+    """Whether a response of `model` was written by the agent itself, without calling a model."""
+    return isinstance(model, str) and model.strip() in _NO_CALL_MODELS
 
 
 def count(value: Any) -> int:
@@ -27,9 +38,9 @@ def count(value: Any) -> int:
 
 
 def from_anthropic(usage: Any, model: Any = None) -> dict[str, Any] | None:
-    """A Messages API `usage` object; None when there is none, it is all zero, or the response is
-    `<synthetic>` (written by Claude Code itself: no model call, no cost)."""
-    if not isinstance(usage, dict) or model == SYNTHETIC_MODEL:
+    """A Messages API `usage` object; None when there is none, it is all zero, or the response was written
+    by the agent itself (made_no_call: no model call, no cost)."""
+    if not isinstance(usage, dict) or made_no_call(model):
         return None
     counts: dict[str, Any] = {key: count(usage.get(key)) for key in USAGE_KEYS}
     if not any(counts.values()):

@@ -29,9 +29,9 @@ class CompactionSeen:
     line: int
     trigger: str | None  # "auto", "manual", or None when the log does not say
     pre_tokens: int | None = None  # the agent's own count when it compacted
-    post_tokens: int | None = None  # what it said the conversation kept (Claude Code 2.1.111+, Gemini's note)
+    post_tokens: int | None = None  # what it said the conversation kept (when the agent's log says)
     time: str | None = None
-    summary_chars: int | None = None  # when the same line holds the summary (Codex's `compacted`)
+    summary_chars: int | None = None  # when the same line holds the summary (as some agents write it)
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,9 @@ class Follower:
         self.path = Path(path)
         self.what_if, self.what_if_params = what_if, dict(what_if_params or {})
         self.document = self.path.suffix.lower() == ".json"
-        self.source = DocumentSource(self.path) if self.document else LineSource(self.path)
         recording = document_format()
+        self.source = DocumentSource(self.path, recording.title, recording.is_recording, recording.recording_looks) \
+            if self.document and recording else LineSource(self.path)
         self.format = (recording.name if recording else None) if self.document else None if format == "auto" \
             else format
         self.session: LiveSession | None = None

@@ -24,6 +24,8 @@ class LiveFormat:
     own_strategy: str  # the strategy (and forecast rule) that is the agent's own
     looks: str  # what its lines look like, for the message a file of no known log gets
     document: Callable[[], Reader] | None = None  # a new reader of a .json recording read whole
+    is_recording: Callable[[object], bool] | None = None  # whether a parsed .json document is its recording
+    recording_looks: str = ""  # what its recording looks like, for the message another document gets
     rank: int = 500  # recognition order, lowest first (the least particular shapes last)
     # a compaction's post_tokens is the whole context it kept (not only its summary)
     post_tokens_is_context: bool = False

@@ -14,7 +14,7 @@ from compaction.live.tail import Read
 
 
 def as_json(reported: Reported, unit: str = "line") -> dict:
-    """`unit`: what numbers the places in the file, "line" or, in a Gemini CLI .json recording, "message"."""
+    """`unit`: what numbers the places in the file, "line" or, in a .json recording read whole, "message"."""
     update = reported.update
     if isinstance(update, CallUpdate):
         call, forecast = update.call, reported.forecast
@@ -52,7 +52,7 @@ def read_json(read: Read) -> dict:
 
 
 def distance(forecast: Forecast | None) -> str:
-    """'Claude Code 2.1.41 compacts at 167,000: 18,790 tokens, 9 calls left'."""
+    """'<the rule's label> compacts at 167,000: 18,790 tokens, 9 calls left'."""
     if forecast is None or forecast.tokens_now is None:
         return "no call yet"
     if forecast.calls_left is not None:

@@ -140,6 +140,6 @@ def kept(rule: Rule, session: LiveSession, tokens_now: int) -> Kept | None:
 
 
 # The API's server compaction (compact_20260112): a trigger in input tokens, everything summarised. Its
-# summary's size: as Claude Code's, the median postTokens of the public logs' main-session compactions.
+# summary's size: the median postTokens of the public logs' main-session compactions (2.1.111-2.1.146).
 register(RuleForm("anthropic-compact", SUMMARISE_ALL, lambda values, _session: (values["trigger"], "API compaction"),
                   9_650, "typical of real logs", "trigger"), generic=True)

@@ -4,7 +4,7 @@ in one at a time (`feed`); each new call and each compaction is reported back as
 
 Kept, and nothing else: the per-call columns; one small record per compaction; the last RECENT growths
 and outputs; counters of what was written since the last compaction (characters, the person's turns,
-tool results); the token sizes of the person's newest messages (Codex keeps them); a few notes. The
+tool results); the token sizes of the person's newest messages (a rule may keep them); a few notes. The
 memory grows by the call columns alone, whatever the messages hold.
 """
 
@@ -70,7 +70,7 @@ class Segment:
 
 @dataclass
 class LiveSession:
-    agent: str  # the format: claude-code, codex, gemini
+    agent: str  # the format of its log (live/formats.py)
     calls: CallLog = field(default_factory=CallLog)
     compactions: list[Compaction] = field(default_factory=list)
     facts: dict = field(default_factory=dict)  # version, window, session_id
@@ -142,7 +142,7 @@ class LiveSession:
                            event.summary_chars)
         self.compactions.append(found)
         self.segment = Segment()
-        self.pending_chars = 0  # the person's messages stay: Codex keeps the newest ones through compactions
+        self.pending_chars = 0  # the person's messages stay: a rule may keep the newest through compactions
         return CompactionUpdate(found)
 
     def _cost(self, usage: dict) -> float:

@@ -1,6 +1,6 @@
 """Where a follower's records come from: the lines of a JSONL log read from the last offset (tail.py), or
-the messages of a Gemini CLI chat recording (`session-*.json`), a JSON document gemini-cli rewrites
-whole at every message, so it can only be read whole each time it changes; its messages already read
+the messages of a chat recording (a JSON document its agent rewrites whole at every message:
+live/formats.py names the agent whose recordings are followed this way), so it can only be read whole each time it changes; its messages already read
 are recognised and left out.
 
 Both give (number, object) pairs, or (number, reason) for a line that is not a JSON object (skipped and
@@ -67,10 +67,13 @@ class DocumentSource:
     unit = "message"
     whole = True  # the file is rewritten whole: every read reads it all
 
-    REFEED = 2  # the newest messages read again: gemini-cli rewrites the last one as it fills in
+    REFEED = 2  # the newest messages read again: the agent rewrites the last one as it fills in
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, title: str = "chat", is_recording=None, looks: str = "an object with a 'messages' list"):
+        """`is_recording(value)`: whether a parsed document is such a recording (a dict with `messages`)."""
         self.path = Path(path)
+        self.title, self.looks = title, looks
+        self.is_recording = is_recording or (lambda value: isinstance(value, dict) and isinstance(value.get("messages"), list))
         self.reads: deque[Read] = deque(maxlen=KEPT_READS)
         self.restarts = 0
         self.offset = 0
@@ -95,9 +98,9 @@ class DocumentSource:
         except (ValueError, RecursionError):
             self.partial = len(data)  # being written: read it again at the next poll
             return None
-        if not (isinstance(value, dict) and isinstance(value.get("messages"), list) and "sessionId" in value):
-            raise ConversationError("a .json file is followed as a Gemini CLI chat recording (an object with "
-                                    "'sessionId' and a 'messages' list), and this one is not", where=str(self.path))
+        if not self.is_recording(value):
+            raise ConversationError(f"a .json file is followed as a {self.title} chat recording ({self.looks}), and "
+                                    "this one is not", where=str(self.path))
         messages = value["messages"]
         self._stamp, self.partial = stamp, 0
         reason = None

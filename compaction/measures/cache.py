@@ -1,6 +1,6 @@
-"""Prompt caching, as Anthropic prices it and Claude Code uses it (docs/measures.md).
+"""Prompt caching, as Anthropic prices it and coding agents use it (docs/measures.md).
 
-A request reads from the cache the longest prefix identical to a cached one; Claude Code places its
+A request reads from the cache the longest prefix identical to a cached one; an agent places its
 breakpoints so that each call can read everything the previous call sent. So, per call: the longest
 prefix identical to the previous call's prompt (system prompt and tools, then the messages block by
 block) is read, the rest is written (5-minute cache: a call more than five minutes after the previous

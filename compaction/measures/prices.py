@@ -14,10 +14,10 @@ another version number (`claude-opus-4-20250514` is Opus 4, `claude-opus-4-9` is
 import re
 from dataclasses import dataclass, replace
 
+from compaction.importers.usage import made_no_call
 from compaction.measures.cost import Prices
 
 FALLBACK_NOTE = "priced at the settings' prices"
-SYNTHETIC = "<synthetic>"  # the model name of lines Claude Code writes itself: no API call, no cost
 READ_ON = "2026-12-01"
 ANTHROPIC = "https://platform.claude.com/docs/en/about-claude/pricing"
 ANTHROPIC_MODELS = "https://platform.claude.com/docs/en/models/{}/overview"
@@ -101,7 +101,7 @@ PRICE_TABLE: tuple[ModelPrice, ...] = (
     _anthropic("claude-fable-5-1", 10, 50, read=0.025),
     _anthropic("claude-mythos-5", 10, 50),
     _anthropic("claude-mythos-5-1", 10, 50, read=0.025),
-    # OpenAI GPT-4.1, GPT-5.x and the codex models
+    # OpenAI GPT-4.1, GPT-5.x and their models for coding
     _cached_input("gpt-4.1", 2.0, 0.5, 8.0, _OPENAI_COPILOT),
     _cached_input("gpt-4.1-mini", 0.4, 0.1, 1.6, OPENAI + " (as hex.pm openai_responses 0.4.1 quotes it)"),
     _cached_input("gpt-4.1-nano", 0.1, 0.025, 0.4, OPENAI + " (as hex.pm openai_responses 0.4.1 quotes it)"),
@@ -119,7 +119,7 @@ PRICE_TABLE: tuple[ModelPrice, ...] = (
     _cached_input("gpt-5.4-mini", 0.75, 0.075, 4.5, "https://developers.openai.com/api/docs/models/gpt-5-nano "
                   "(its comparison table) and the PowerShell Gallery ShellPilot 0.3.1 price table"),
     _cached_input("gpt-5.4-nano", 0.2, 0.02, 1.25, "the PowerShell Gallery ShellPilot 0.3.1 price table"),
-    # Google Gemini 2.5 and 3 (cached input is context caching's price; storage is not in a log)
+    # Google's 2.5 and 3 models (cached input is context caching's price; storage is not in a log)
     _long(_cached_input("gemini-2.5-pro", 1.25, 0.125, 10.0, GOOGLE), 200_000,
           _cached_input("gemini-2.5-pro (prompt over 200k)", 2.5, 0.25, 15.0, GOOGLE)),
     _cached_input("gemini-2.5-flash", 0.3, 0.03, 2.5, GOOGLE),
@@ -129,9 +129,9 @@ PRICE_TABLE: tuple[ModelPrice, ...] = (
     _cached_input("gemini-3-flash", 0.5, 0.05, 3.0, GOOGLE + " (as factquire.com quotes it, read there 2026-07-04)"),
 )
 _BY_FAMILY = {row.family: row for row in PRICE_TABLE}
-ZERO = ModelPrice(SYNTHETIC, 0, 0, 0, 0, 0, "written by Claude Code itself: no API call", READ_ON)
+ZERO = ModelPrice("(written by the agent)", 0, 0, 0, 0, 0, "written by the agent itself: no API call", READ_ON)
 
-# "anthropic/…", "models/…" (Gemini), Bedrock's "us.anthropic.…", and suffixes: "[1m]", Bedrock's "-v1:0"
+# "anthropic/…", "models/…" (Google's), Bedrock's "us.anthropic.…", and suffixes: "[1m]", Bedrock's "-v1:0"
 _PROVIDER = re.compile(r"^(?:[a-z-]+/)+|^(?:(?:us|eu|apac|global)\.)?anthropic\.")
 _SUFFIX = re.compile(r"\[[^\]]*\]$|-v\d+(?::\d+)?$")
 _VERSION_TOKEN = re.compile(r"^[-.@_:]?(\d{1,2})(?:$|[-.@_:])")
@@ -145,12 +145,12 @@ def normalise(model: str) -> str:
 
 
 def price_for(model: str | None) -> ModelPrice | None:
-    """The row pricing `model`, ZERO for Claude Code's own `<synthetic>` lines, None when the table
-    has no family for it (the caller prices it at the settings' prices and names it)."""
+    """The row pricing `model`, ZERO for a response the agent wrote itself (usage.made_no_call), None
+    when the table has no family for it (the caller prices it at the settings' prices and names it)."""
     if not model:
         return None
-    if model.strip() == SYNTHETIC:
-        return ZERO
+    if made_no_call(model):
+        return replace(ZERO, family=model.strip())
     name = normalise(model)
     for end in range(len(name), 0, -1):
         row = _BY_FAMILY.get(name[:end])

@@ -5,7 +5,7 @@ Over the calls before the log's first compaction, when the agent sent the whole 
 characters of that history (as the tutorial measures them) are known too, so the two are fitted with
 a robust straight line (Huber's loss, iteratively reweighted: a few odd calls do not bend it). `k` is
 this conversation's tokens per character; `overhead` is what every call sent that the log does not hold
-(the system prompt and tool definitions: several thousand tokens for Claude Code).
+(the system prompt and tool definitions: several thousand tokens for a coding agent).
 """
 
 import statistics

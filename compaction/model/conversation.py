@@ -37,11 +37,11 @@ class LoadWarning:
 class Conversation:
     """Messages in Anthropic Messages form, with the system prompt and tools they were sent with.
 
-    `metadata` holds format-specific facts, e.g. for Claude Code sessions
+    `metadata` holds format-specific facts, e.g. for an agent's session log
     `compact_boundaries` (list of {"index", "trigger", "pre_tokens"}), `sidechain_lines_skipped`,
     `unknown_lines_skipped`.
 
-    `usage` is what each model call recorded, for formats that record it (Claude Code): one entry per
+    `usage` is what each model call recorded, for formats that record it (agents' logs): one entry per
     message, a dict with `input_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` and
     `output_tokens` at the assistant message the call produced (and `model` and the cache writes by
     lifetime when the log has them: importers/usage.py), None elsewhere and where the log has none. `timestamps` holds each message's time (ISO 8601 text) or None. Both are empty when the format

@@ -26,7 +26,7 @@ class Recorded:
     usage: list = field(default_factory=list)  # per message: the call's usage at an assistant message, or None
     timestamps: list = field(default_factory=list)  # per message, ISO 8601 text or None
     boundaries: list = field(default_factory=list)  # {"index", "trigger", "pre_tokens", ...}
-    agent_version: str | None = None  # e.g. Claude Code's "2.1.41", when the log says
+    agent_version: str | None = None  # e.g. "2.1.41", the agent's version when the log says
     # messages the agent wrote only because it compacted (its own summaries): no uncompacted history has them
     agent_summaries: frozenset = frozenset()
 

@@ -3,7 +3,7 @@ exact count of a request, which needs the API, is compaction.llm.token_count.
 
 Without recorded usage the model is the rule of thumb (characters / 4, no overhead). A log that
 recorded what each call carried gives a calibrated model (calibration.py): `overhead_tokens`
-is what every call sent that the log does not hold (Claude Code's system prompt and tool definitions)
+is what every call sent that the log does not hold (an agent's system prompt and tool definitions)
 and `tokens_per_char` this conversation's own ratio.
 """
 

@@ -80,7 +80,7 @@ class ReplayResult:
     model_window_tokens: int
     calls: list[CallRecord] = field(default_factory=list)
     histories: list[History] | None = None  # the history sent at each call, if kept
-    # Claude Code's own compactions: {"index", "trigger", "pre_tokens", "call"}; "call" is the first
+    # the log's own compactions: {"index", "trigger", "pre_tokens", "call"}; "call" is the first
     # call sent after the boundary, None when no call follows it
     boundaries: list[dict] = field(default_factory=list)
     tool_output_chars: int = 0  # characters of tool output produced before some call

@@ -1,5 +1,5 @@
 """What the agent really did: its own compactions, where its log records them. At each of the log's
-compaction points (Claude Code's `compact_boundary`, Codex's `compacted`, Gemini CLI's compression note)
+compaction points (each agent's reader puts its log's compaction lines in the conversation's metadata)
 the history becomes what the log shows the agent kept from there on (the summary it wrote and what
 followed), so Compare can set what happened beside every what-if, measured the same way. Every call's
 tokens are the ones the log recorded.
@@ -69,11 +69,11 @@ AS_RECORDED = StrategySpec(
                 "and what came after); every call's tokens are the ones the log recorded.",
     params=(),
     make=lambda params: as_recorded_step,
-    sources=(Source("Claude Code docs: how Claude Code works, when the context fills up",
-                    "https://code.claude.com/docs/en/how-claude-code-works"),),
+    sources=(Source("The loaded log itself: its compaction lines and the usage each call recorded (the Compare "
+                    "page's reference rows)", "pages.md"),),
     notes=("Without a compaction of its own in the log, this is the session sent whole at every call.",
-           "Where a log keeps old messages after its compaction (Gemini CLI's recordings note the compression "
-           "but keep the history), the messages sent after it are the ones from the note on; the tokens are the "
+           "Where a log keeps old messages after its compaction (a recording that notes the compression but "
+           "keeps the history), the messages sent after it are the ones from the note on; the tokens are the "
            "recorded ones all the same.",
            "The summary the agent wrote counts as one summary, priced as a call that read what it replaced."),
 )

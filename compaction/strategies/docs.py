@@ -8,8 +8,7 @@ INTRO = """# Compaction strategies
 <!-- Written by `python -m compaction strategies --markdown > docs/strategies.md` from the registry in
 compaction/strategies/; edit the registry, not this file (a test checks they agree). -->
 
-What the tutorial's pipeline, Claude Code, the Anthropic API, LangChain, OpenHands, Codex CLI and Gemini
-CLI would do to the same session, replayed call by call (`python -m compaction replay FILE --strategy NAME --param KEY=VALUE`,
+What the tutorial's pipeline and {families} would do to the same session, replayed call by call (`python -m compaction replay FILE --strategy NAME --param KEY=VALUE`,
 or side by side on the Compare page). `python -m compaction strategies` lists the same facts.
 
 How every strategy is replayed:
@@ -19,7 +18,7 @@ How every strategy is replayed:
   from its result, parallel calls included.
 - Most edits are permanent: what the strategy sends is what the loop keeps. Edits that an API (or a
   middleware) makes to each request while the client keeps its full history (Anthropic's context
-  editing, LangChain's ClearToolUsesEdit, OpenHands' recent-events view) are sent, and the whole
+  editing, LangChain's ClearToolUsesEdit, a condenser's view of recent events) are sent, and the whole
   history is what the next call starts from; each call's record then carries what that request lost,
   like the API's `context_management.applied_edits` (`replay --json`, `applied_edits`).
 - Token thresholds are compared with the whole request (messages, system prompt and tools) through the
@@ -29,7 +28,8 @@ How every strategy is replayed:
   as the summary's focus; the offline summariser cannot follow them and only notes them.
 - A context still over the model window after the strategy is compacted by the loop itself (reactive
   compaction), as the tutorial's agent does when the API refuses a prompt.
-- OpenHands counts events; here one event is one message (a tool call and its result are two).
+- A strategy that counts events counts messages here: one event is one message (a tool call and its
+  result are two).
 """
 
 
@@ -73,7 +73,10 @@ def _section(spec: StrategySpec) -> str:
 def render_markdown(specs: list[StrategySpec]) -> str:
     table = ["| name | family | what it does |", "| --- | --- | --- |"]
     table += [f"| [`{s.name}`](#{_anchor(s)}) | {s.family} | {s.description} |" for s in specs]
-    return "\n\n".join([INTRO.rstrip(), "\n".join(table), *(_section(s) for s in specs)]) + "\n"
+    families = list(dict.fromkeys(s.family for s in specs if s.family not in ("Tutorial", "The log", "Research")))
+    named = f"{', '.join(families[:-1])} and {families[-1]}" if len(families) > 1 else "".join(families)
+    intro = INTRO.replace("{families}", named)
+    return "\n\n".join([intro.rstrip(), "\n".join(table), *(_section(s) for s in specs)]) + "\n"
 
 
 def _anchor(spec: StrategySpec) -> str:

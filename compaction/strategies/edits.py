@@ -59,6 +59,6 @@ def forget_middle(history: History, keep_first: int, keep_last: int, layer: str
 
 def tool_names_match(name: str, wanted: tuple[str, ...]) -> bool:
     """Whether a tool's name is one of `wanted`, ignoring case; `read_file` counts as `Read` (a name
-    followed by `_` and more), so other agents' tools map onto Claude Code's names."""
+    followed by `_` and more), so other agents' tools map onto the canonical names."""
     lowered = name.lower()
     return any(lowered == w or lowered.startswith(w + "_") for w in (w.lower() for w in wanted))

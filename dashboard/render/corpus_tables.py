@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from compaction.corpus import percentile
+from compaction.corpus.homes import homes
 from compaction.corpus.subagents import SUBAGENT
 from compaction.importers.formats import title_of
 
@@ -121,14 +122,14 @@ def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
             "median_saved": percentile(saved, 0.5)}
 
 
-def suggested_projects_folder(home: Path, client_ip) -> Path | None:
-    """`home`/.claude/projects when it is a folder and the browser is on this machine: Streamlit gives no
-    IP address for a connection through localhost, or a loopback one. A suggestion, not a security check."""
-    folder = home / ".claude" / "projects"
+def suggested_agent_folders(home: Path, client_ip) -> list[tuple[str, Path]]:
+    """(agent, folder) for every agent's log folder under `home` (corpus/homes.py) that is a folder, when the
+    browser is on this machine: Streamlit gives no IP address for a connection through localhost, or a
+    loopback one. A suggestion, not a security check."""
     if client_ip is not None:
         try:
             if not ipaddress.ip_address(client_ip).is_loopback:
-                return None
+                return []
         except (TypeError, ValueError):  # not an address at all
-            return None
-    return folder if folder.is_dir() else None
+            return []
+    return [(place.agent, folder) for place in homes() if (folder := place.folder(home)).is_dir()]

@@ -80,7 +80,7 @@ def reads_sentence(source) -> str:
                      f"{waiting}{again})")
     first = source.reads[0].number
     shown = f"the last {len(source.reads):,} reads" if first > 1 else "every read"
-    whole = " A Gemini CLI .json recording is rewritten whole at every message, so each read is the whole file." \
-        if source.whole else ""
+    whole = f" A {source.title} .json recording is rewritten whole at every message, so each read is the whole " \
+        "file." if source.whole else ""
     return (f"Reads of the file ({shown}, oldest first): " + "; ".join(parts) + ". Read from the start again: "
             f"{source.restarts:,} time(s)." + whole)

@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from compaction.agents import agent_of
 from compaction.layers.fates import FATES, message_fates
 from compaction.layers.pipeline import PipelineResult
 from dashboard.render.units import describe
@@ -75,8 +76,15 @@ def l4_headline(result: PipelineResult) -> tuple[str, str]:
     return f"fired ({summary.summarizer})", summary.reason
 
 
-def loading_notes(metadata: dict) -> list[str]:
-    """What a loader learned about the file beyond its messages (Claude Code sessions), in plain words."""
+def agent_title(conversation) -> str:
+    """The title of the agent whose log `conversation` is, or "The agent" for a generic format."""
+    found = agent_of(conversation.format)
+    return found.title if found else "The agent"
+
+
+def loading_notes(metadata: dict, agent: str = "The agent") -> list[str]:
+    """What a loader learned about the file beyond its messages (an agent's session log: `agent` is its
+    title), in plain words."""
     notes = []
     boundaries = metadata.get("compact_boundaries") or []
     if boundaries:
@@ -84,7 +92,7 @@ def loading_notes(metadata: dict) -> list[str]:
                           + (f", {b['pre_tokens']:,} tokens before" if isinstance(b.get("pre_tokens"), int) else "")
                           + ")" for b in boundaries)
         times = "once" if len(boundaries) == 1 else f"{len(boundaries)} times"
-        notes.append(f"Claude Code already compacted this session {times}: at {where}. "
+        notes.append(f"{agent} already compacted this session {times}: at {where}. "
                      "The summary it wrote is a message like any other here.")
     skipped = {"sidechain_lines_skipped": "line of a subagent (sidechain)",
                "branch_lines_skipped": "line of an abandoned branch (rewind)",

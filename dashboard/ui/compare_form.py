@@ -1,16 +1,23 @@
 """The Compare page's controls: which strategies, and each one's parameters (its documented defaults
 filled in). Every control is bound to the URL, so the address bar is a deep link to the comparison:
-`?compare=claude-code&compare=hybrid&claude-code.buffer_tokens=20000` (defaults are left out)."""
+`?compare=pipeline&compare=hybrid&hybrid.mask_window=5` (defaults are left out)."""
 
 import streamlit as st
 
+from compaction.agents import agent_of
 from compaction.strategies import REGISTRY
 from compaction.strategies.params import Param
 
 CHOICE_KEY = "compare"
-# what the agent really did first, then the what-ifs
-DEFAULT_CHOICE = ("as-recorded", "pipeline", "claude-code", "anthropic-clear-tool-uses", "langchain-summarization", "openhands-llm",
-                  "hybrid")
+PEERS = ("anthropic-clear-tool-uses", "langchain-summarization")  # the generic what-ifs shown from the start
+
+
+def default_choice(format: str | None) -> list[str]:
+    """What the agent really did first, its own preset (for a log of an agent that has one), the tutorial's
+    pipeline, then the peers."""
+    agent = agent_of(format)
+    own = [agent.own_preset] if agent is not None and agent.own_preset else []
+    return ["as-recorded", *own, "pipeline", *PEERS]
 
 
 def param_key(name: str, param: str) -> str:
@@ -18,10 +25,11 @@ def param_key(name: str, param: str) -> str:
     return f"{name}.{param}"
 
 
-def choose() -> list[str]:
+def choose(format: str | None) -> list[str]:
+    """The strategies to replay; `format`: the loaded conversation's, whose agent's preset is offered first."""
     # the stable names, not the titles: they are what the URL and the command line carry
     return st.multiselect(
-        "Strategies", list(REGISTRY), default=list(DEFAULT_CHOICE), key=CHOICE_KEY, bind="query-params",
+        "Strategies", list(REGISTRY), default=default_choice(format), key=CHOICE_KEY, bind="query-params",
         placeholder="Pick the systems to compare",
         help="Each one is replayed over the whole loaded session with its own parameters (the buttons below). "
              "The names are those of `python -m compaction replay --strategy NAME`.")

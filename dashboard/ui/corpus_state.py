@@ -17,7 +17,7 @@ import streamlit as st
 from compaction.corpus import CorpusResult, Job, SessionFile, analyse, discover, unpack_sessions
 from compaction.corpus.files import checked_path, inside_any, with_refused
 from compaction.errors import CompactionError
-from dashboard.render.corpus_tables import suggested_projects_folder
+from dashboard.render.corpus_tables import suggested_agent_folders
 from dashboard.render.text import literal
 from dashboard.ui import loading, state
 
@@ -48,14 +48,12 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
-def claude_projects() -> Path | None:
-    """~/.claude/projects, offered with one click when the browser is on this machine and the folder is
-    one this server may read."""
-    folder = suggested_projects_folder(Path.home(), st.context.ip_address)
+def agent_folders() -> list[tuple[str, Path]]:
+    """(agent, folder) of the agents' own log folders, offered with one click when the browser is on this
+    machine and the folder is one this server may read."""
     allowed = allowed_folders()
-    if folder is None or allowed is None:
-        return folder
-    return folder if inside_any(folder, allowed) else None
+    return [(agent, folder) for agent, folder in suggested_agent_folders(Path.home(), st.context.ip_address)
+            if allowed is None or inside_any(folder, allowed)]
 
 
 def source() -> CorpusSource | None:

@@ -7,6 +7,7 @@ short, so neither is ever cut: the range a figure covers is the heading above it
 
 import streamlit as st
 
+from compaction.agents import agent_of
 from compaction.replay.records import ReplayResult
 from compaction.strategies import REGISTRY
 from dashboard.render import comparison, tables, timeline
@@ -19,7 +20,6 @@ from dashboard.ui.probes_view import probe_section
 
 CALL_KEY = "replay_call"
 FIDELITY_KEY = "replay_fidelity_strategy"
-FIDELITY_CHOICES = ("pipeline", "claude-code")
 
 
 def _tokens(value: int | None) -> str:
@@ -93,7 +93,9 @@ def fidelity_section(result: ReplayResult) -> None:
     if not result.boundaries:
         return
     st.subheader("How far to trust the what-if")
-    choice = st.selectbox("Beside the log's own compactions", FIDELITY_CHOICES, key=FIDELITY_KEY,
+    agent = agent_of(state.loaded().conversation.format)
+    choices = ["pipeline", *([agent.own_preset] if agent is not None and agent.own_preset else [])]
+    choice = st.selectbox("Beside the log's own compactions", choices, key=FIDELITY_KEY,
                           format_func=lambda name: ("Tutorial pipeline (the sidebar's settings)" if name == "pipeline"
                                                     else f"{REGISTRY[name].label} preset (its defaults)"),
                           help="Where the strategy compacted against where the agent itself did, call by call.")

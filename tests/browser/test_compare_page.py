@@ -9,7 +9,11 @@ from browser_helpers import open_nav_page, screenshot, wait_idle
 from playwright.sync_api import expect
 
 from compaction.strategies import REGISTRY
-from dashboard.ui.compare_form import DEFAULT_CHOICE
+from dashboard.ui.compare_form import default_choice
+from dashboard.ui.loading import DEFAULT_SAMPLE, load_sample
+
+# the strategies Compare starts from on the default sample (a generic format: no agent's preset)
+DEFAULT_CHOICE = default_choice(load_sample(DEFAULT_SAMPLE).conversation.format)
 
 pytestmark = pytest.mark.browser
 

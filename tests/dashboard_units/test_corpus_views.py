@@ -10,7 +10,7 @@ from dashboard.render.corpus_tables import (
     corpus_summary,
     formats_of,
     sessions_frame,
-    suggested_projects_folder,
+    suggested_agent_folders,
 )
 
 ROWS = [
@@ -95,8 +95,9 @@ def test_the_median_session_sweep_feeds_tunes_tradeoff_chart():
 @pytest.mark.parametrize(("client_ip", "offered"), [
     (None, True), ("127.0.0.1", True), ("::1", True), ("10.0.0.7", False), ("2001:db8::1", False),
     ("not an address", False), (object(), False)])
-def test_the_claude_code_folder_is_offered_only_to_a_local_browser(tmp_path, client_ip, offered):
-    assert suggested_projects_folder(tmp_path, None) is None  # no ~/.claude/projects here
+def test_the_agents_folders_are_offered_only_to_a_local_browser(tmp_path, client_ip, offered):
+    assert suggested_agent_folders(tmp_path, None) == []  # no agent's folder here
     (tmp_path / ".claude" / "projects").mkdir(parents=True)
-    expected = tmp_path / ".claude" / "projects" if offered else None
-    assert suggested_projects_folder(tmp_path, client_ip) == expected
+    (tmp_path / ".codex" / "sessions").mkdir(parents=True)
+    expected = [("Claude Code", tmp_path / ".claude" / "projects"), ("Codex CLI", tmp_path / ".codex" / "sessions")]
+    assert suggested_agent_folders(tmp_path, client_ip) == (expected if offered else [])

@@ -83,7 +83,7 @@ def test_captions_explain_each_layer():
 
 def test_loading_notes_tell_what_a_claude_code_session_carried():
     notes = loading_notes({"compact_boundaries": [{"index": 23, "trigger": "auto", "pre_tokens": 154312}],
-                           "sidechain_lines_skipped": 4, "unknown_lines_skipped": 1})
+                           "sidechain_lines_skipped": 4, "unknown_lines_skipped": 1}, "Claude Code")
     assert notes == [
         "Claude Code already compacted this session once: at message 23 of the loaded conversation (auto, "
         "154,312 tokens before). "
@@ -92,7 +92,7 @@ def test_loading_notes_tell_what_a_claude_code_session_carried():
     ]
     assert loading_notes({}) == []
     odd = loading_notes({"compact_boundaries": [{"index": 5, "trigger": "manual", "pre_tokens": "lots"}]})
-    assert odd[0].startswith("Claude Code already compacted this session once: at message 5 of the loaded "
+    assert odd[0].startswith("The agent already compacted this session once: at message 5 of the loaded "
                              "conversation (manual). ")  # a count that is not a number is left out
 
 

@@ -84,4 +84,5 @@ AGENT = Agent(
     injected=(INJECTED,),
     subagents=(SubagentRule(NAME, _subagent_by_path, _subagent_by_log),),
     writer=samples.WRITER,
+    no_call_models=("<synthetic>",),  # "No response requested.", API error texts: written by Claude Code itself
 )

@@ -54,7 +54,9 @@ AGENT = Agent(
                     own_params=_own_params),),
     live=LiveFormat(FORMAT, TITLE, live_lines.is_fields_line, live_lines.GeminiLines, NAME,
                     "a Gemini CLI recording starts with 'sessionId' and 'projectHash'",
-                    document=live_messages.GeminiMessages, rank=200, post_tokens_is_context=True),
+                    document=live_messages.GeminiMessages, rank=200, post_tokens_is_context=True,
+                    is_recording=lambda value: isinstance(value, dict) and isinstance(value.get("messages"), list)
+                    and "sessionId" in value, recording_looks="an object with 'sessionId' and a 'messages' list"),
     forms=(Form(FORMAT, "Gemini CLI settings.json", "Gemini CLI's model.compressionThreshold (gemini-cli)",
                 export_form.STRATEGIES, export_form.render),),
     homes=(Home(TITLE, (".gemini", "tmp"), ("session-*.json", "session-*.jsonl"), _project),),
