@@ -4,7 +4,7 @@ reading of the raw file that shares no code with the importers, so the two can d
 import json
 from pathlib import Path
 
-FOLDER_FORMATS = {"claude_code": "claude-code", "codex": "codex", "gemini": "gemini"}
+FOLDER_FORMATS = {"claude_code": "claude-code", "codex": "codex", "gemini": "gemini-cli"}
 CODEX_OUTPUTS = ("function_call_output", "custom_tool_call_output")
 
 

@@ -75,7 +75,7 @@ def check(path: Path, root: Path, with_replay: bool = False) -> dict:
             conversation.metadata.get("restart_lines_skipped", 0) + \
             sum(1 for w in conversation.warnings if w.kind == "result_without_call")  # answering no call: dropped
         row |= {"raw_responses": raw["responses"], "raw_results": raw["results"], "left_out_lines": left_out}
-    elif conversation.format in ("codex", "gemini"):
+    elif conversation.format in ("codex", "gemini-cli"):
         row |= raw_agent_counts(path, conversation.format) | {"left_out_lines": 0}
     row["compactions"] = len(conversation.metadata.get("compact_boundaries") or ())
     row["window"] = conversation.metadata.get("model_context_window")

@@ -82,8 +82,8 @@ def find(name: str) -> Format | None:
 
 
 def choices() -> tuple[str, ...]:
-    """The values of `--format`: "auto" and every format's name."""
-    return ("auto", *_TABLE)
+    """The values of `--format`: "auto", every format's name, then the older names still accepted."""
+    return ("auto", *_TABLE, *_ALIASES)
 
 
 def suffixes() -> tuple[str, ...]:

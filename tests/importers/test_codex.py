@@ -4,8 +4,6 @@ hand from the case files (written by hand from the layouts of real rollouts, cli
 import json
 from pathlib import Path
 
-import pytest
-
 from compaction.importers import load_conversation
 from compaction.model.messages import tool_results, tool_uses
 
@@ -135,16 +133,3 @@ def test_the_format_can_be_named_and_is_found_without_it():
     data = (CASES / "codex_parallel_calls.jsonl").read_bytes()
     assert load_conversation(data, name="r.jsonl").format == "codex"
     assert load_conversation(data, format="codex", name="r.jsonl").format == "codex"
-
-
-REAL = Path("/work/real_logs/codex")
-
-
-@pytest.mark.skipif(not REAL.is_dir(), reason="the collected real rollouts are not on this machine")
-@pytest.mark.parametrize("path", sorted(REAL.rglob("*.jsonl")) if REAL.is_dir() else [], ids=lambda p: p.name[:40])
-def test_real_rollouts_load_with_one_usage_per_counted_call(path):
-    conversation = load_conversation(path)
-    assert conversation.format == "codex"
-    metadata = conversation.metadata
-    recorded = sum(1 for u in conversation.usage if u)
-    assert recorded == metadata["token_counts"] - metadata["token_counts_unmatched"]

@@ -5,8 +5,6 @@ to April 2026, and from gemini-cli's output types for the stream)."""
 import json
 from pathlib import Path
 
-import pytest
-
 from compaction.importers import load_conversation
 from compaction.model.messages import tool_results, tool_uses
 
@@ -122,18 +120,3 @@ def test_a_cut_off_stream_reads_to_where_it_stops():
     kinds = [w.kind for w in conversation.warnings]
     assert "cut_off" in kinds and "waiting_call" in kinds
     assert tool_uses(conversation.messages[-1])[0]["input"] == {"command": "ruff check ."}
-
-
-REAL = Path("/work/real_logs/gemini")
-
-
-@pytest.mark.skipif(not REAL.is_dir(), reason="the collected real recordings are not on this machine")
-@pytest.mark.parametrize("path", sorted(REAL.rglob("*.json*")) if REAL.is_dir() else [], ids=lambda p: p.name[:40])
-def test_real_recordings_load_with_one_response_per_recorded_call(path):
-    conversation = load_conversation(path)
-    assert conversation.format == "gemini"
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    # a message whose tokens are all zero had no usage reported (two real ones): not a recorded call
-    calls = sum(1 for m in raw["messages"] if m.get("type") == "gemini" and m.get("tokens")
-                and (m["tokens"].get("input") or m["tokens"].get("output")))
-    assert sum(1 for u in conversation.usage if u) == calls

@@ -16,7 +16,7 @@ from compaction.live.rules import KEEP_NEWEST, RuleForm
 from compaction.live.session import LiveSession
 from compaction.model.conversation import Conversation
 
-NAME, FORMAT, TITLE = "gemini-cli", log.FORMAT, "Gemini CLI"
+NAME, TITLE = log.FORMAT, "Gemini CLI"
 
 
 def _threshold(values: dict, _session: LiveSession) -> tuple[int, str]:
@@ -44,22 +44,22 @@ def _subagent_by_log(conversation: Conversation, relative: str, _by_path: Parent
 
 AGENT = Agent(
     NAME, TITLE,
-    formats=(Format(FORMAT, TITLE, "a Gemini CLI chat recording (session-*.json) or its headless stream-json output",
+    formats=(Format(NAME, TITLE, "a Gemini CLI chat recording (session-*.json) or its headless stream-json output",
                     (".json", ".jsonl"), log.from_json, log.from_lines, log.looks_like, log.looks_like_lines,
-                    document_rank=200, lines_rank=300),),
+                    document_rank=200, lines_rank=300, aliases=("gemini",)),),
     presets=preset.SPECS,
     own_preset=NAME,
     # No recording gives the state snapshot's size: 2,000 tokens is a guess, and said.
     rules=(RuleForm(NAME, KEEP_NEWEST, _threshold, 2_000, "a guess: no recording gives it", "threshold_fraction",
                     own_params=_own_params),),
-    live=LiveFormat(FORMAT, TITLE, live_lines.is_fields_line, live_lines.GeminiLines, NAME,
+    live=LiveFormat(NAME, TITLE, live_lines.is_fields_line, live_lines.GeminiLines, NAME,
                     "a Gemini CLI recording starts with 'sessionId' and 'projectHash'",
                     document=live_messages.GeminiMessages, rank=200, post_tokens_is_context=True,
                     is_recording=lambda value: isinstance(value, dict) and isinstance(value.get("messages"), list)
                     and "sessionId" in value, recording_looks="an object with 'sessionId' and a 'messages' list"),
-    forms=(Form(FORMAT, "Gemini CLI settings.json", "Gemini CLI's model.compressionThreshold (gemini-cli)",
-                export_form.STRATEGIES, export_form.render),),
+    forms=(Form(NAME, "Gemini CLI settings.json", "Gemini CLI's model.compressionThreshold (gemini-cli)",
+                export_form.STRATEGIES, export_form.render, aliases=("gemini",)),),
     homes=(Home(TITLE, (".gemini", "tmp"), ("session-*.json", "session-*.jsonl"), _project),),
     summary_prefixes=(SUMMARY_PREFIX,),
-    subagents=(SubagentRule(FORMAT, lambda _relative: None, _subagent_by_log),),
+    subagents=(SubagentRule(NAME, lambda _relative: None, _subagent_by_log),),
 )

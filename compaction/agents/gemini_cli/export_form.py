@@ -26,4 +26,4 @@ def render(built: Built, settings: Settings) -> Exported:
         if params[name] != default:
             notes.append(f"Cannot be set in Gemini CLI: {words}; it stays {default:,}, not the {params[name]:,} "
                          "tuned here.")
-    return Exported("gemini", built.spec.name, text, "settings.json", "json", tuple(notes))
+    return Exported("gemini-cli", built.spec.name, text, "settings.json", "json", tuple(notes))

@@ -8,7 +8,7 @@ stay counted after a rewind or a checkpoint: they were paid for; the next call s
 from compaction.agents.gemini_cli.live_messages import GeminiMessages
 from compaction.live.events import Event, Fact, Note
 
-FORMAT = "gemini"
+FORMAT = "gemini-cli"
 
 
 def is_fields_line(value: dict) -> bool:

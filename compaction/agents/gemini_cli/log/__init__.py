@@ -20,7 +20,7 @@ from compaction.importers.jsonl import JsonLines
 from compaction.importers.source import kind_of
 from compaction.model.conversation import Conversation, LoadWarning
 
-FORMAT = "gemini"
+FORMAT = "gemini-cli"
 TOKEN_LIMIT = 1_048_576  # tokenLimits.ts: DEFAULT_TOKEN_LIMIT, and every Gemini 2.5 / 3 model's
 GEMMA_TOKEN_LIMIT = 256_000  # tokenLimits.ts: GEMMA_4_TOKEN_LIMIT
 FIELDS = (("sessionId", "session_id"), ("projectHash", "project_hash"), ("startTime", "start_time"),
