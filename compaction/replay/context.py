@@ -12,6 +12,7 @@ from compaction.measures.meter import Meter
 from compaction.model.history import History, prepare, remeasured
 from compaction.model.settings import Settings
 from compaction.replay import lookups
+from compaction.replay.options import ReplayOptions
 from compaction.replay.records import ReplayResult
 from compaction.storage.outputs import OutputStore
 from compaction.summarizers import OfflineSummarizer, Summarizer
@@ -39,16 +40,16 @@ class ReplayContext:
     _cache_check: tuple | None = None  # (the check,) once worked out: it does not depend on the settings
 
     @classmethod
-    def start(cls, conversation, name: str, store: OutputStore | None, summarizer: Summarizer | None,
-              model_window_tokens: int, keep_histories: bool, prices: Prices | None,
-              from_log: bool = True) -> "ReplayContext":
-        window = check_window(model_window_tokens)
+    def start(cls, conversation, name: str, options: ReplayOptions) -> "ReplayContext":
+        window = check_window(options.model_window_tokens)
         prepared = prepare(conversation)
         if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
             prepared = remeasured(prepared.messages, prepared.prepared)
         calls = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
-        return cls(name, prepared, store or OutputStore.temporary(), summarizer or OfflineSummarizer(), window,
-                   keep_histories, prices, Billing(prepared.recorded.usage, prices), calls, from_log=from_log)
+        prices = options.prices
+        return cls(name, prepared, options.store or OutputStore.temporary(), options.summarizer or OfflineSummarizer(),
+                   window, options.keep_histories, prices, Billing(prepared.recorded.usage, prices), calls,
+                   from_log=options.from_log)
 
     def new_result(self, settings: Settings) -> ReplayResult:
         prepared = self.prepared

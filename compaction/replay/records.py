@@ -1,7 +1,7 @@
 """A replay's records: one per model call (what was sent, what acted, what it cost and lost), and
 the totals over the session. Plain data, so the CLI, the pages, sweeps and corpora read the same."""
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from compaction.measures.cost import Prices
@@ -16,8 +16,10 @@ from compaction.strategies import all_actions
 MODEL_WINDOW_TOKENS = 200_000
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CallRecord:
+    """One model call of a replay; built once, by keyword (protocol.py), and read as plain data after."""
+
     call: int  # 0-based number of the model call
     index: int  # index in the original conversation of the assistant message this call produced
     messages: int  # messages sent
@@ -35,14 +37,6 @@ class CallRecord:
     raw_cost_usd: float = 0.0  # what this call would cost without compaction, caching included
     raw_runs: bool = True  # without compaction this call would still fit the model window
     exact: bool = False  # `tokens` are what the log recorded (the history is still what the agent sent)
-
-    @classmethod
-    def made(cls, *values) -> "CallRecord":
-        """The record of `values` (the fields in order), made at every call of a replay: its fields set in
-        one step instead of one setattr each, as a frozen dataclass's __init__ does."""
-        record = object.__new__(cls)
-        record.__dict__.update(zip(_RECORD_FIELDS, values, strict=True))
-        return record
 
     @property
     def applied_edits(self) -> list[AppliedEdit]:
@@ -68,9 +62,6 @@ class CallRecord:
                      "cost_usd_no_cache": round(measures.cost_usd_no_cache, 6),
                      "blind_references": len(measures.blind), "blind_terms": list(measures.blind)}
         return data
-
-
-_RECORD_FIELDS = tuple(f.name for f in fields(CallRecord))
 
 
 @dataclass
