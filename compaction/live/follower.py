@@ -4,7 +4,9 @@ records, and every new call and compaction is reported with the forecast as it s
 
 The format is named, or recognised on the log's first line (notes on top skipped): Claude Code, Codex
 CLI or Gemini CLI, the three agents whose compaction rules the forecast knows. A file rewritten or
-truncated is read again from the start, with a new session, and said.
+truncated is read again from the start, with a new session, and said. With `allowed` folders (those of
+COMPACTION_SESSION_FOLDERS) the file's real path is checked before every read: once it leads outside
+them, the follow stops with that message and reads nothing more.
 """
 
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from compaction.live.codex_lines import CodexLines
 from compaction.live.forecast import Forecast, forecast
 from compaction.live.gemini_lines import GeminiLines
 from compaction.live.gemini_messages import GeminiMessages
+from compaction.live.places import still_followable
 from compaction.live.rules import WHAT_IF, agent_rule, rule_for
 from compaction.live.session import CallUpdate, CompactionUpdate, LiveSession
 from compaction.live.sources import DocumentSource, LineSource
@@ -66,7 +69,7 @@ def recognise(value: dict) -> str | None:
 
 class Follower:
     def __init__(self, path: str | Path, format: str = "auto", what_if: str | None = None,
-                 what_if_params: dict | None = None):
+                 what_if_params: dict | None = None, allowed: list[Path] | None = None):
         if format not in ("auto", *FORMATS):
             raise SettingsError(f"the live view follows {', '.join(FORMATS)} logs; got format {format!r}")
         if what_if is not None:
@@ -74,6 +77,7 @@ class Follower:
                 raise SettingsError(f"the live forecast knows the rules of {', '.join(WHAT_IF)}; got {what_if!r}")
             lookup(what_if).resolve(what_if_params)  # bad parameters are said now, not at the first call
         self.path = Path(path)
+        self.allowed = None if allowed is None else list(allowed)  # None: any folder
         self.what_if, self.what_if_params = what_if, dict(what_if_params or {})
         self.document = self.path.suffix.lower() == ".json"
         self.source = DocumentSource(self.path) if self.document else LineSource(self.path)
@@ -104,6 +108,11 @@ class Follower:
         newest one only)."""
         if self._failed is not None:
             raise self._failed
+        try:
+            still_followable(self.path, self.allowed)
+        except ConversationError as error:  # a link out of the folders, or a folder moved: stop for good
+            self._failed = error
+            raise
         try:
             reason = self.source.check()
         except ConversationError as error:  # a document that is no recording
