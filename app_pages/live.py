@@ -8,7 +8,8 @@ import streamlit as st
 from compaction.errors import CompactionError
 from compaction.live.follower import FORMATS
 from dashboard.render.text import literal
-from dashboard.ui import corpus_state, live_state
+from dashboard.ui import live_state
+from dashboard.ui.client import client_reach
 from dashboard.ui.live_view import EVERY_SECONDS, live_view
 
 st.title("Live")
@@ -43,9 +44,11 @@ if offered:
         help="The newest logs in ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp.")
     if st.button("Follow this session", key="live_follow_picked", icon=":material/sensors:"):
         start(str(offered[picked].path), shown=False)
-allowed = corpus_state.allowed_folders()
-if allowed is not None:
-    st.caption("This server follows sessions only in: " + (", ".join(literal(str(base)) for base in allowed)
+reach = client_reach()
+if reach.folders_refusal:  # the field stays: a path typed is refused with the same sentence
+    st.info(reach.folders_refusal, icon=":material/lock:")
+elif reach.folders is not None:
+    st.caption("This server follows sessions only in: " + (", ".join(literal(str(base)) for base in reach.folders)
                                                            or "no folder"))
 typed = st.text_input("Session file", key=live_state.PATH_KEY, placeholder="~/.claude/projects/<dir>/<session>.jsonl",
                       help=f"A {', '.join(FORMATS)} log: .jsonl, or a Gemini CLI session-*.json recording.")
@@ -56,7 +59,8 @@ if live_state.follower() is not None:
     stop_col.button("Stop following", key="live_stop", on_click=live_state.stop, icon=":material/stop:")
 
 if live_state.follower() is None:
-    st.info("Choose a session to follow: type its path, pick one above, or use **Follow it live** on the Sessions "
-            "page.", icon=":material/info:")
+    if not reach.folders_refusal:
+        st.info("Choose a session to follow: type its path, pick one above, or use **Follow it live** on the "
+                "Sessions page.", icon=":material/info:")
     st.stop()
 live_view(what_if)

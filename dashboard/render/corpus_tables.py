@@ -1,7 +1,6 @@
 """The Sessions page's table: corpus rows (compaction.corpus.COLUMNS) filtered, searched and labelled for
 people, plus the corpus sweep's trade-off front. No Streamlit here, so it is tested directly."""
 
-import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,14 +120,8 @@ def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
             "median_saved": percentile(saved, 0.5)}
 
 
-def suggested_projects_folder(home: Path, client_ip) -> Path | None:
-    """`home`/.claude/projects when it is a folder and the browser is on this machine: Streamlit gives no
-    IP address for a connection through localhost, or a loopback one. A suggestion, not a security check."""
+def suggested_projects_folder(home: Path) -> Path | None:
+    """`home`/.claude/projects when it is a folder (whether this browser may use it is
+    corpus_state.claude_projects' question)."""
     folder = home / ".claude" / "projects"
-    if client_ip is not None:
-        try:
-            if not ipaddress.ip_address(client_ip).is_loopback:
-                return None
-        except (TypeError, ValueError):  # not an address at all
-            return None
     return folder if folder.is_dir() else None

@@ -92,11 +92,7 @@ def test_the_median_session_sweep_feeds_tunes_tradeoff_chart():
     assert [list(cell) for cell in points.customdata] == [[0, 0], [0, 1]]  # (row, column): a click applies it
 
 
-@pytest.mark.parametrize(("client_ip", "offered"), [
-    (None, True), ("127.0.0.1", True), ("::1", True), ("10.0.0.7", False), ("2001:db8::1", False),
-    ("not an address", False), (object(), False)])
-def test_the_claude_code_folder_is_offered_only_to_a_local_browser(tmp_path, client_ip, offered):
-    assert suggested_projects_folder(tmp_path, None) is None  # no ~/.claude/projects here
+def test_the_claude_code_folder_is_suggested_when_it_exists(tmp_path):
+    assert suggested_projects_folder(tmp_path) is None  # no ~/.claude/projects here
     (tmp_path / ".claude" / "projects").mkdir(parents=True)
-    expected = tmp_path / ".claude" / "projects" if offered else None
-    assert suggested_projects_folder(tmp_path, client_ip) == expected
+    assert suggested_projects_folder(tmp_path) == tmp_path / ".claude" / "projects"
