@@ -13,6 +13,7 @@ from dashboard.render.grid_widths import fitting_widths
 from dashboard.render.text import literal
 from dashboard.render.units import dollars
 from dashboard.ui import corpus_state, live_state, tuning, views
+from dashboard.ui.client import client_reach
 from dashboard.ui.loading import UPLOAD_LIMIT_MB
 from dashboard.ui.navigation import PAGES_DIR
 
@@ -40,13 +41,16 @@ st.caption("Many sessions at once: a folder of session logs (searched in every s
            "One row per session with what its log holds and what the compaction settings in the sidebar would "
            "send; select a row to open that session in every other page.")
 
+reach = client_reach()
 with st.expander("Where the work runs"):
-    schedulers = corpus_state.allowed_schedulers()
-    if schedulers:
-        st.caption("This server may use the Dask schedulers: " + ", ".join(literal(address) for address in schedulers))
+    if reach.schedulers_refusal:
+        st.info(reach.schedulers_refusal, icon=":material/lock:")
+    elif reach.schedulers:
+        st.caption("This server may use the Dask schedulers: " + ", ".join(literal(address)
+                                                                          for address in reach.schedulers))
     scheduler = st.text_input(
         "Dask scheduler address (optional)", key=corpus_state.SCHEDULER_KEY, placeholder="tcp://10.0.0.5:8786",
-        disabled=schedulers == [],
+        disabled=reach.schedulers == (),
         help="Spread the sessions over a Dask distributed cluster. Its workers need this project installed and "
              "must see the folder at the same path. Leave empty to use this machine.")
     st.number_input("Worker processes on this machine", 1, 64, corpus_state.default_workers(),
@@ -59,17 +63,18 @@ with folder_tab:
         st.button(f"Use my {agent} sessions ({suggestion})", key=f"sessions_use_agent_{number}",
                   icon=":material/history:",
                   on_click=lambda folder=suggestion: st.session_state.update({corpus_state.FOLDER_KEY: str(folder)}))
-    allowed = corpus_state.allowed_folders()
-    if allowed == []:
+    if reach.folders_refusal:  # the field stays: what is typed is refused with the same sentence
+        st.info(reach.folders_refusal, icon=":material/lock:")
+    elif reach.folders == ():
         st.info("This server reads no folders of its own: upload a .zip of sessions instead.", icon=":material/info:")
-    elif allowed is not None:
-        st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in allowed))
+    elif reach.folders is not None:
+        st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in reach.folders))
     folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder=f"/home/me/{homes()[0].shown[2:]}",
-                           disabled=allowed == [],
+                           disabled=reach.folders == (),
                            help=f"Every {', '.join(suffixes())} file under it is a session. Nothing outside it is "
                                 "read: links pointing out of it are listed as refused.")
     if st.button("Read this folder", key="sessions_read", type="primary", icon=":material/folder_open:",
-                 disabled=allowed == []):
+                 disabled=reach.folders == ()):
         try:
             corpus_state.use_folder(folder)
         except CompactionError as error:
@@ -88,7 +93,7 @@ if source is None:
     st.info("Choose a folder or upload a .zip to see its sessions.", icon=":material/info:")
     st.stop()
 try:
-    files = source.files()
+    files = source.files(reach)
 except CompactionError as error:
     st.error(literal(str(error)))
     st.stop()
@@ -152,7 +157,8 @@ if picked is not None and picked < len(shown):
             whose = f" (a subagent of session {literal(chosen['subagent_of'])})" if chosen.get("subagent_of") else ""
             st.success(f"Opened **{literal(chosen['path'])}**{whose}: every other page now shows this session.")
             st.page_link(PAGES_DIR / "conversation.py", label="See it on the Conversation page", icon=":material/forum:")
-            live_state.follow_button(source.folder, chosen["path"])
+            if not reach.folders_refusal:  # an upload is all such a browser has: nothing of it grows
+                live_state.follow_button(source.folder, chosen["path"])
         except CompactionError as error:
             st.error(literal(str(error)))
 

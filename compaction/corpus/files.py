@@ -51,19 +51,32 @@ def project_of_cwd(cwd: str) -> str:
 
 
 def corpus_root(folder: str | Path, allowed: "list[Path] | None" = None) -> Path:
-    """The folder resolved; ConversationError when it does not exist, is not a folder, or (when
-    `allowed` is given) is not inside one of the `allowed` folders, links resolved first."""
-    path = Path(folder).expanduser()
-    if not path.exists():
+    """The folder resolved; ConversationError when (with `allowed` given) it is not inside one of the
+    `allowed` folders, links resolved first (said before whether it exists), or when it does not exist or
+    is not a folder."""
+    places = ", ".join(str(base) for base in allowed or ()) or "none (only uploaded .zip files)"
+    root = confined(folder, allowed, f"outside the folders this server reads sessions from: {places}")
+    if not root.exists():
         raise ConversationError("no such folder", where=str(folder))
-    if not path.is_dir():
+    if not root.is_dir():
         raise ConversationError("is not a folder", where=str(folder))
-    root = path.resolve()
-    if allowed is not None and not inside_any(root, allowed):
-        places = ", ".join(str(base) for base in allowed) or "none (only uploaded .zip files)"
-        raise ConversationError(f"outside the folders this server reads sessions from: {places}",
-                                where=str(folder))
     return root
+
+
+def confined(path: str | Path, allowed: "list[Path] | None", refusal: str) -> Path:
+    """`path` with every link resolved, when it may be used: anywhere when `allowed` is None, else only
+    inside one of the `allowed` folders, and never given through '..'. ConversationError(`refusal`)
+    naming the path otherwise. Call it at every read: a link can change between two."""
+    given = Path(path).expanduser()
+    real = Path(os.path.realpath(given))
+    if allowed is None:
+        return real
+    if ".." in given.parts:
+        raise ConversationError("a path through '..' is refused on this server: give it without '..'",
+                                where=str(path))
+    if not inside_any(real, allowed):
+        raise ConversationError(refusal, where=str(path))
+    return real
 
 
 def discover(folder: str | Path) -> list[SessionFile]:

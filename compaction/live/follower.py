@@ -4,7 +4,9 @@ records, and every new call and compaction is reported with the forecast as it s
 
 The format is named, or recognised on the log's first line (notes on top skipped): one of the agents
 that register a reader of their lines (formats.py), whose compaction rules the forecast knows. A file
-rewritten or truncated is read again from the start, with a new session, and said.
+rewritten or truncated is read again from the start, with a new session, and said. With `allowed`
+folders (those of COMPACTION_SESSION_FOLDERS) the file's real path is checked before every read: once it
+leads outside them, the follow stops with that message and reads nothing more.
 """
 
 from dataclasses import dataclass
@@ -13,6 +15,7 @@ from pathlib import Path
 from compaction.errors import ConversationError, SettingsError
 from compaction.live.forecast import Forecast, forecast
 from compaction.live.formats import document_format, live_format, live_formats, names, recognise, titles
+from compaction.live.places import still_followable
 from compaction.live.rules import agent_rule, rule_for
 from compaction.live.rules import what_if as what_if_strategies
 from compaction.live.session import CallUpdate, CompactionUpdate, LiveSession
@@ -49,7 +52,7 @@ class Reported:
 
 class Follower:
     def __init__(self, path: str | Path, format: str = "auto", what_if: str | None = None,
-                 what_if_params: dict | None = None):
+                 what_if_params: dict | None = None, allowed: list[Path] | None = None):
         if format not in ("auto", *names()):
             raise SettingsError(f"the live view follows {', '.join(names())} logs; got format {format!r}")
         if what_if is not None:
@@ -58,6 +61,7 @@ class Follower:
                                     f"got {what_if!r}")
             lookup(what_if).resolve(what_if_params)  # bad parameters are said now, not at the first call
         self.path = Path(path)
+        self.allowed = None if allowed is None else list(allowed)  # None: any folder
         self.what_if, self.what_if_params = what_if, dict(what_if_params or {})
         self.document = self.path.suffix.lower() == ".json"
         recording = document_format()
@@ -95,6 +99,11 @@ class Follower:
         newest one only)."""
         if self._failed is not None:
             raise self._failed
+        try:
+            still_followable(self.path, self.allowed)
+        except ConversationError as error:  # a link out of the folders, or a folder moved: stop for good
+            self._failed = error
+            raise
         try:
             reason = self.source.check()
         except ConversationError as error:  # a document that is no recording

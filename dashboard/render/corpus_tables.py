@@ -1,7 +1,6 @@
 """The Sessions page's table: corpus rows (compaction.corpus.COLUMNS) filtered, searched and labelled for
 people, plus the corpus sweep's trade-off front. No Streamlit here, so it is tested directly."""
 
-import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,14 +121,7 @@ def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
             "median_saved": percentile(saved, 0.5)}
 
 
-def suggested_agent_folders(home: Path, client_ip) -> list[tuple[str, Path]]:
-    """(agent, folder) for every agent's log folder under `home` (corpus/homes.py) that is a folder, when the
-    browser is on this machine: Streamlit gives no IP address for a connection through localhost, or a
-    loopback one. A suggestion, not a security check."""
-    if client_ip is not None:
-        try:
-            if not ipaddress.ip_address(client_ip).is_loopback:
-                return []
-        except (TypeError, ValueError):  # not an address at all
-            return []
+def suggested_agent_folders(home: Path) -> list[tuple[str, Path]]:
+    """(agent, folder) for every agent's log folder under `home` (corpus/homes.py) that is a folder
+    (whether this browser may use it is corpus_state.agent_folders' question)."""
     return [(place.agent, folder) for place in homes() if (folder := place.folder(home)).is_dir()]
