@@ -5,9 +5,9 @@ from datetime import datetime
 
 import streamlit as st
 
-from compaction.corpus.homes import homes
+from compaction.corpus import agent_homes
 from compaction.errors import CompactionError
-from compaction.live.formats import document_format, titles
+from compaction.live import document_format, titles
 from dashboard.render.text import literal
 from dashboard.ui import live_state
 from dashboard.ui.client import client_reach
@@ -42,7 +42,7 @@ if offered:
         "Sessions on this machine, newest first", range(len(offered)), key=live_state.PICKED_KEY,
         format_func=lambda i: f"{offered[i].agent}: {offered[i].path.parent.name}/{offered[i].path.name} "
                               f"({(now - offered[i].modified) / 60:,.0f} min ago, {offered[i].size / 1e6:,.1f} MB)",
-        help="The newest logs in " + ", ".join(home.shown for home in homes()) + ".")
+        help="The newest logs in " + ", ".join(home.shown for home in agent_homes()) + ".")
     if st.button("Follow this session", key="live_follow_picked", icon=":material/sensors:"):
         start(str(offered[picked].path), shown=False)
 reach = client_reach()
@@ -52,7 +52,7 @@ elif reach.folders is not None:
     st.caption("This server follows sessions only in: " + (", ".join(literal(str(base)) for base in reach.folders)
                                                            or "no folder"))
 recording = document_format()
-typed = st.text_input("Session file", key=live_state.PATH_KEY, placeholder=f"{homes()[0].shown}/<dir>/<session>.jsonl",
+typed = st.text_input("Session file", key=live_state.PATH_KEY, placeholder=f"{agent_homes()[0].shown}/<dir>/<session>.jsonl",
                       help=f"A {titles()} log: .jsonl" + (f", or a {recording.title} .json recording." if recording
                                                            else "."))
 follow_col, stop_col = st.columns([1, 5])

@@ -3,10 +3,10 @@ and a sweep of two settings across all of them."""
 
 import streamlit as st
 
-from compaction.corpus.homes import homes
+from compaction.corpus import agent_homes
 from compaction.errors import CompactionError
-from compaction.importers.formats import suffixes
-from compaction.measures.registry import MEASURES
+from compaction.importers import suffixes
+from compaction.measures import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
 from dashboard.render.corpus_tables import COLUMN_KINDS, RowFilter, corpus_summary, formats_of, sessions_frame
 from dashboard.render.grid_widths import fitting_widths
@@ -69,7 +69,7 @@ with folder_tab:
         st.info("This server reads no folders of its own: upload a .zip of sessions instead.", icon=":material/info:")
     elif reach.folders is not None:
         st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in reach.folders))
-    folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder=f"/home/me/{homes()[0].shown[2:]}",
+    folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder=f"/home/me/{agent_homes()[0].shown[2:]}",
                            disabled=reach.folders == (),
                            help=f"Every {', '.join(suffixes())} file under it is a session. Nothing outside it is "
                                 "read: links pointing out of it are listed as refused.")

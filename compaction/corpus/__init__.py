@@ -15,9 +15,10 @@ from typing import Any
 
 from compaction.corpus.aggregate import SweepAggregate, percentile
 from compaction.corpus.archive import Unpacked, unpack_sessions
-from compaction.corpus.files import SessionFile, corpus_root, discover
+from compaction.corpus.files import SessionFile, checked_path, corpus_root, discover, inside_any, with_refused
+from compaction.corpus.homes import agent_homes
 from compaction.corpus.rows import COLUMNS, Job, empty_row, session_row
-from compaction.corpus.subagents import attach
+from compaction.corpus.subagents import SUBAGENT, attach
 from compaction.errors import SettingsError
 from compaction.replay.parallel import open_executor, stream
 from compaction.replay.sweep import sweep_grid
@@ -74,5 +75,4 @@ def analyse(files: list[SessionFile], job: Job | None = None, workers: int = 1, 
     return CorpusResult(finished, aggregate.as_dict() if aggregate else None, len(files), len(finished) < len(files))
 
 
-__all__ = ["COLUMNS", "CorpusResult", "Job", "SessionFile", "SweepAggregate", "Unpacked", "analyse", "check_job",
-           "corpus_root", "discover", "failure_row", "percentile", "session_row", "unpack_sessions"]
+__all__ = ["COLUMNS", "CorpusResult", "Job", "SUBAGENT", "SessionFile", "SweepAggregate", "Unpacked", "analyse", "check_job", "checked_path", "corpus_root", "discover", "failure_row", "agent_homes", "inside_any", "percentile", "session_row", "unpack_sessions", "with_refused"]

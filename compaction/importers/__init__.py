@@ -10,7 +10,16 @@ from typing import Any
 
 from compaction.errors import ConversationError
 from compaction.importers.collector import collector_paused
-from compaction.importers.formats import choices, detect_document, detect_lines, detect_text, find
+from compaction.importers.formats import (
+    all_formats,
+    choices,
+    detect_document,
+    detect_lines,
+    detect_text,
+    find,
+    suffixes,
+    title_of,
+)
 from compaction.importers.jsonl import read_lines
 from compaction.importers.limits import check_value_count
 from compaction.importers.source import (
@@ -80,4 +89,4 @@ def detect_format(value: Any) -> str:
     return detect_document(value).name
 
 
-__all__ = ["choices", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "detect_format", "load_conversation"]
+__all__ = ["MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "choices", "detect_format", "all_formats", "load_conversation", "suffixes", "title_of"]

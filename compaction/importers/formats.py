@@ -71,7 +71,7 @@ for _generic in (
     register(_generic)
 
 
-def formats() -> tuple[Format, ...]:
+def all_formats() -> tuple[Format, ...]:
     """Every format, generic ones first, then the agents' in the agents registry's order."""
     return tuple(_TABLE.values())
 

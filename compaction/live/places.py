@@ -15,7 +15,7 @@ from pathlib import Path
 
 from compaction.access import SESSION_FOLDERS_ENV
 from compaction.corpus.files import confined, inside_any
-from compaction.corpus.homes import homes
+from compaction.corpus.homes import agent_homes
 from compaction.errors import ConversationError
 
 OFFERED = 30  # newest files listed
@@ -55,7 +55,7 @@ def agent_sessions(home: Path, allowed: list[Path] | None, limit: int = OFFERED)
     """The newest session files of the agents under `home`, newest first, only those allowed (a link out
     of an allowed folder is left out, its size and time unread)."""
     found: list[Offered] = []
-    for place in homes():
+    for place in agent_homes():
         folder, agent = place.folder(home), place.agent
         if not folder.is_dir() or allowed is not None and not inside_any(folder, allowed):
             continue

@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
-from compaction.measures.tradeoff import pareto_front
-from compaction.replay.loop import ReplayResult
+from compaction.measures import pareto_front
+from compaction.replay import ReplayResult
 from compaction.strategies import all_actions
 from dashboard.render import comparison
 from dashboard.render.timeline import ACTION_TITLES, STRATEGY_TITLES

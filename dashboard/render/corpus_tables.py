@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from compaction.corpus import percentile
-from compaction.corpus.homes import homes
-from compaction.corpus.subagents import SUBAGENT
-from compaction.importers.formats import title_of
+from compaction.corpus import SUBAGENT, agent_homes, percentile
+from compaction.importers import title_of
 
 # Row field -> column title, in the order shown. A subagent's session reads "↳ agent-…" and its parent's
 # session id is in "subagent of", so that sorted or filtered the row still says whose it is.
@@ -124,4 +122,4 @@ def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
 def suggested_agent_folders(home: Path) -> list[tuple[str, Path]]:
     """(agent, folder) for every agent's log folder under `home` (corpus/homes.py) that is a folder
     (whether this browser may use it is corpus_state.agent_folders' question)."""
-    return [(place.agent, folder) for place in homes() if (folder := place.folder(home)).is_dir()]
+    return [(place.agent, folder) for place in agent_homes() if (folder := place.folder(home)).is_dir()]

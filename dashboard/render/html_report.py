@@ -14,9 +14,9 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
-from compaction.layers.pipeline import PipelineResult
-from compaction.model.settings import HELP
-from compaction.replay.loop import ReplayResult
+from compaction.layers import PipelineResult
+from compaction.model import HELP
+from compaction.replay import ReplayResult
 from dashboard.render import comparison
 from dashboard.render.charts import waterfall_figure
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence

@@ -8,8 +8,8 @@ own usage at those prices (`recorded_cost_usd`). No Streamlit here.
 
 from collections import Counter
 
-from compaction.measures.cost import DEFAULT_PRICES
-from compaction.replay.records import ReplayResult
+from compaction.measures import DEFAULT_PRICES
+from compaction.replay import ReplayResult
 from dashboard.render.units import dollars
 
 LIFETIME_WORDS = {"5m": "5-minute", "1h": "1-hour"}

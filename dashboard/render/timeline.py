@@ -3,9 +3,9 @@ Tune, Compare). No Streamlit here, so they are tested directly."""
 
 from collections.abc import Sequence
 
-from compaction.measures.registry import MEASURES
-from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.replay.loop import ReplayResult
+from compaction.measures import MEASURES
+from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY, all_actions
 
 # What changed the history before a model call, for legends: each strategy declares its actions.

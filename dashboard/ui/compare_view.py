@@ -4,7 +4,7 @@ replays, the tables beside what the log says, and where each strategy comes from
 import streamlit as st
 
 from compaction.errors import SettingsError
-from compaction.replay.records import ReplayResult
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY, build
 from dashboard.render import comparison
 from dashboard.render.compare_table import (

@@ -20,8 +20,18 @@ from pathlib import Path
 import streamlit as st
 
 from compaction.access import Reach
-from compaction.corpus import CorpusResult, Job, SessionFile, analyse, corpus_root, discover, unpack_sessions
-from compaction.corpus.files import checked_path, inside_any, with_refused
+from compaction.corpus import (
+    CorpusResult,
+    Job,
+    SessionFile,
+    analyse,
+    checked_path,
+    corpus_root,
+    discover,
+    inside_any,
+    unpack_sessions,
+    with_refused,
+)
 from compaction.errors import CompactionError
 from dashboard.render.corpus_tables import suggested_agent_folders
 from dashboard.render.text import literal

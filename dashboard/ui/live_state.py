@@ -12,9 +12,7 @@ from pathlib import Path, PurePosixPath
 
 import streamlit as st
 
-from compaction.live.follower import Follower
-from compaction.live.places import Offered, agent_sessions, followable
-from compaction.live.rules import rule_form, what_if
+from compaction.live import Follower, Offered, agent_sessions, followable, rule_form, what_if
 from compaction.strategies import lookup
 from dashboard.ui.client import client_reach
 from dashboard.ui.navigation import PAGES_DIR

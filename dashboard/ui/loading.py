@@ -10,12 +10,9 @@ import streamlit as st
 
 from compaction import samples
 from compaction.generate import generate
-from compaction.importers import MAX_FILE_BYTES, load_conversation
-from compaction.importers.formats import formats, suffixes, title_of
-from compaction.layers.pipeline import PipelineResult
-from compaction.model.conversation import Conversation
-from compaction.model.history import History, prepare
-from compaction.model.prepared import Prepared
+from compaction.importers import MAX_FILE_BYTES, all_formats, load_conversation, suffixes, title_of
+from compaction.layers import PipelineResult
+from compaction.model import Conversation, History, Prepared, prepare
 
 DEFAULT_SAMPLE = samples.DEFAULT
 # The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
@@ -23,7 +20,7 @@ SOURCE_TABS = {"sample": "Bundled sample", "generated": "Generate", "upload": "U
 SOURCE_TAB_KEY = "conversation_tab"
 UPLOAD_TYPES = [suffix.lstrip(".") for suffix in suffixes()]  # .traj included
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
-UPLOAD_HELP = "; ".join(entry.described for entry in formats()) + ". The format is detected."
+UPLOAD_HELP = "; ".join(entry.described for entry in all_formats()) + ". The format is detected."
 
 
 def format_title(name: str) -> str:

@@ -8,7 +8,7 @@ short, so neither is ever cut: the range a figure covers is the heading above it
 import streamlit as st
 
 from compaction.agents import agent_of
-from compaction.replay.records import ReplayResult
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
 from dashboard.render import comparison, tables, timeline
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
