@@ -20,7 +20,7 @@ from compaction.layers.reactive import reactive_compact
 from compaction.measures.cache import shared_block_chars
 from compaction.measures.loss import SentView
 from compaction.measures.running_view import RunningView
-from compaction.model.history import RunContext
+from compaction.model.history import History, RunContext
 from compaction.model.reads import SettingsReads
 from compaction.model.running import RunningHistory
 from compaction.model.settings import Settings
@@ -52,7 +52,7 @@ class IncrementalReplay:
         self.pending: list = []  # compact-tool events since the last call
         self.waiting_focus: list[str | None] | tuple = ()  # set while a compact call waits for its turn's results
         self.made_texts: dict = {}  # text of the messages layers made (running_view.py)
-        self.last_sent = None  # the history of the last call, for artifact retention
+        self.last_sent: History | None = None  # the history of the last call, for artifact retention
         self._records = 0  # a checkpoint's: how many of the records it shares with its replay are its own
 
     @property
@@ -150,7 +150,7 @@ class IncrementalReplay:
             len(calls), index, len(running.messages), running.context_size, tokens, raw_chars, raw_tokens,
             acted, self.summaries, self.tokens_total, self.raw_total, tokens > window, events,
             measures, raw_cost, raw_runs, exact))
-        if context.keep_histories:
+        if result.histories is not None:  # kept when context.keep_histories
             result.histories.append(running.snapshot(known if exact else None))
         if index == self.last_call:
             self.last_sent = running.snapshot()

@@ -75,7 +75,7 @@ def replay_plain(context: ReplayContext, settings: Settings, step: StepFunction)
                 len(result.calls), index, len(history), history.context_size, tokens, raw_chars, raw_tokens,
                 tuple(acted), summaries, tokens_total, raw_total, tokens > window, tuple(events),
                 measures, raw_cost, raw_runs, history.known_tokens is not None))
-            if context.keep_histories:
+            if result.histories is not None:  # kept when context.keep_histories
                 result.histories.append(history)
             history = carried
         uncompacted.append(index)
