@@ -6,7 +6,7 @@ from compaction.errors import CompactionError
 try:
     import anthropic
 except ImportError:  # without the extra nothing calls Claude; a key given then gets require_sdk's message
-    anthropic = None  # type: ignore[assignment]  # the optional import's fallback: require_sdk checks it
+    anthropic = None
 
 MISSING = "Claude needs the anthropic package: pip install 'compaction-lab[claude]'"
 
