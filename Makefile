@@ -40,11 +40,13 @@ run: $(RUN_STAMP)
 # Browser tests run apart and serially: each pytest-xdist worker would start its own server and browser.
 test: $(DEV_STAMP) chromium
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(PYTEST) -n 2 -m "not browser" --durations=10
 	$(PYTEST) -m browser -p no:xdist --durations=10
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(DEV_STAMP)
 	@set -e; for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script; done

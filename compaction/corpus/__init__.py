@@ -63,7 +63,8 @@ def analyse(files: list[SessionFile], job: Job | None = None, workers: int = 1, 
     job = job or Job()
     check_job(job)
     rows: list[dict | None] = [None] * len(files)
-    aggregate = SweepAggregate(job.x, job.y) if job.x is not None else None
+    aggregate = SweepAggregate(job.x, job.y) if job.x is not None and job.y is not None else None
+
     with open_executor(workers, scheduler) as executor:
         executor.check_paths(sorted({item.root for item in files}))
         for position, row in stream(session_row, files, (job,), executor, failure_row, progress, cancelled):

@@ -6,6 +6,7 @@ cannot be read or replayed is a row with `error` set and the measures left None,
 """
 
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -49,8 +50,8 @@ class Job:
 
     settings: Settings = DEFAULTS
     model_window_tokens: int = MODEL_WINDOW_TOKENS
-    x: tuple[str, tuple[int, ...]] | None = None  # the corpus sweep's axes, None for rows only
-    y: tuple[str, tuple[int, ...]] | None = None
+    x: tuple[str, Sequence[int]] | None = None  # the corpus sweep's axes, None for rows only
+    y: tuple[str, Sequence[int]] | None = None
     prices: Prices | None = None  # the person's prices; None: each call as its log says (measures/billing.py)
 
 
@@ -72,7 +73,7 @@ def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="compaction-corpus-", ignore_cleanup_errors=True) as folder:
             scratch = Path(folder)
             row.update(replay_facts(history, job, scratch))
-            if job.x is not None:
+            if job.x is not None and job.y is not None:
                 result = sweep(history, job.x, job.y, job.settings, model_window_tokens=job.model_window_tokens,
                                store=SweepStore(scratch / "sweep"), prices=job.prices)
                 row["sweep"] = result.cells
@@ -99,7 +100,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     """What the log itself says: size, calls, times, recorded usage, its own compactions, problems."""
     metadata = conversation.metadata or {}
     times = [time for time in conversation.timestamps if time]
-    recorded = [recorded_context(entry) for entry in conversation.usage if entry]
+    recorded = [tokens for entry in conversation.usage if entry and (tokens := recorded_context(entry)) is not None]
     facts = {
         "format": conversation.format,
         "format_title": title_of(conversation.format),
@@ -128,7 +129,8 @@ def replay_facts(history: History, job: Job, scratch: Path) -> dict[str, Any]:
     totals = result.totals
     facts = {name: totals[name] for name in REPLAY_COLUMNS}
     # a call's history is at most max_messages long once L1 acts, so this stays linear in the session
-    facts["calls_with_pair_problems"] = sum(1 for sent in result.histories if check_pairs(sent.messages))
+    facts["calls_with_pair_problems"] = sum(1 for sent in result.histories or () if check_pairs(sent.messages))
+
     return facts
 
 

@@ -25,9 +25,9 @@ from compaction.importers.limits import check_value_count
 from compaction.importers.source import (
     MAX_FILE_BYTES,
     MAX_NESTING_DEPTH,
+    decode_utf8,
     parse_document,
     read_source,
-    utf8_error,
 )
 from compaction.importers.surrogates import might_hold_surrogates, without_lone_surrogates
 from compaction.model.conversation import Conversation
@@ -56,7 +56,7 @@ def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     if text_format is None and chosen is None and data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"["):
         text_format = _text_format(data)
     if text_format is not None:
-        return text_format.load_text(_decoded(data, label), label), False
+        return text_format.load_text(decode_utf8(data, label), label), False
     if chosen is not None and chosen.load_document is None:  # a lines format: even one line is a log
         return chosen.load_lines(read_lines(data, label)), False
     document = parse_document(data, label)
@@ -67,21 +67,16 @@ def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
             raise ConversationError(f"the {found.name} format is one JSON document, not JSON lines", where=label)
         return found.load_lines(lines), False
     found = chosen or detect_document(document.value)
-    if found.load_document is None:
+    if found.load_document is not None:
+        return found.load_document(document.value, label), document.by_orjson
+    if found.load_lines is not None:
         return found.load_lines(read_lines(data, label)), False
-    return found.load_document(document.value, label), document.by_orjson
+    raise ConversationError(f"the {found.name} format is not JSON", where=label)
 
 
 def _text_format(data: bytes):
     """The text format (not JSON) that recognises the file, or None: the JSON path then words the error."""
     return detect_text(data[:TEXT_HEAD].decode("utf-8", "ignore"))
-
-
-def _decoded(data: bytes, label: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise utf8_error(data, label) from None
 
 
 def detect_format(value: Any) -> str:

@@ -70,18 +70,15 @@ class Follower:
         self.format = (recording.name if recording else None) if self.document else None if format == "auto" \
             else format
         self.session: LiveSession | None = None
-        self._reader = None
         self._unread: list[Skipped] = []  # lines skipped before the format was known
         self._gone = False
         self._failed: ConversationError | None = None  # a file that is no log stays refused, not read on
         self._start()
 
     def _start(self) -> None:
-        if self.format is None:
-            self._reader = None
-        else:
-            entry = live_format(self.format)
-            self._reader = entry.document() if self.document and entry.document else entry.lines()
+        entry = live_format(self.format) if self.format is not None else None
+        self._reader = None if entry is None else entry.document() if self.document and entry.document \
+            else entry.lines()
         self.session = LiveSession(self.format) if self.format else None
 
     @property
@@ -130,8 +127,10 @@ class Follower:
                 continue
             if self._reader is None:
                 self._recognise(number, value)
-            for event in self._reader.read(number, value):
-                update = self.session.feed(event)
+            reader, session = self._reader, self.session
+            assert reader is not None and session is not None  # _recognise set both, or raised
+            for event in reader.read(number, value):
+                update = session.feed(event)
                 if update is not None:
                     yield self._report(update, forecasts)
 
@@ -158,7 +157,8 @@ class Follower:
             raise self._failed
         self.format = found
         self._start()
-        self.session.lines_skipped = len(self._unread)
+        if self.session is not None:  # _start made it: the format is known now
+            self.session.lines_skipped = len(self._unread)
         self._unread = []
 
     def _report(self, update, forecasts: bool) -> Reported:

@@ -53,7 +53,7 @@ def read_json(read: Read) -> dict:
 
 def distance(forecast: Forecast | None) -> str:
     """'<the rule's label> compacts at 167,000: 18,790 tokens, 9 calls left'."""
-    if forecast is None or forecast.tokens_now is None:
+    if forecast is None or forecast.tokens_now is None or forecast.tokens_left is None:
         return "no call yet"
     if forecast.calls_left is not None:
         calls = "before the next call" if forecast.calls_left == 1 else f"{forecast.calls_left:,} calls left"

@@ -88,9 +88,9 @@ class Meter:
             **usage, "model": self.billing.model_at(index), "context_tokens": recorded_context(usage),
             "cost_usd": self.billing.recorded_cost(index)}
         time = self.times[index] if index < len(self.times) else None
-        as_sent = exact and usage is not None  # the agent's own call: its recorded reads and writes
-        if as_sent:
-            _, five, hour, read = recorded_parts(usage)
+        as_sent = usage if exact else None  # the agent's own call: its recorded reads and writes
+        if as_sent is not None:
+            _, five, hour, read = recorded_parts(as_sent)
             cache = CacheUse(read, five + hour, False)
         elif shared is None or expired(self.previous_time, time, price.ttl_s):
             cache = CacheUse(0, context_tokens, False)
@@ -99,7 +99,8 @@ class Meter:
         self.previous_tokens, self.previous_time = context_tokens, time
         output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
         summary_in, summary_out = (0, 0) if summaries == 0 else summary_tokens(events, self.prepared, input_cap)
-        own = price.as_recorded(usage, output) if as_sent else price.cached(cache.read, cache.write, output)
+        own = price.as_recorded(as_sent, output) if as_sent is not None \
+            else price.cached(cache.read, cache.write, output)
         cost = own + price.plain(summary_in, summary_out)
         cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
         blind = blind_references(self.index, index, view) if self.index is not None else ()

@@ -121,8 +121,8 @@ def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFu
     if form is not None:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)
         cells = [((r, c), grid[r][c]) for r in range(len(grid)) for c in range(len(grid[0]))]
-        for (row, column), replayed in branch_replays(context, form, cells, counts):
-            yield row, column, cell_measures(replayed)
+        for (row, column), branch in branch_replays(context, form, cells, counts):
+            yield row, column, cell_measures(branch)
         return
     done: dict[tuple, list[ReplayResult]] = {}
     # largest limits first: a replay whose history never went over its own limit also answers the

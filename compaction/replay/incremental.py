@@ -17,7 +17,7 @@ import copy
 from compaction.measures.cache import shared_block_chars
 from compaction.measures.loss import SentView
 from compaction.measures.running_view import RunningView
-from compaction.model.history import RunContext
+from compaction.model.history import History, RunContext
 from compaction.model.reads import SettingsReads
 from compaction.model.running import RunningHistory
 from compaction.model.settings import Settings
@@ -36,7 +36,7 @@ class IncrementalReplay:
         self.last_call = context.call_indices[-1] if context.call_indices else None
         self.next = 0  # the next message of the conversation to take in
         self.made_texts: dict = {}  # text of the messages layers made (running_view.py)
-        self.last_sent = None  # the history of the last call, for artifact retention
+        self.last_sent: History | None = None  # the history of the last call, for artifact retention
         self._records = 0  # a checkpoint's: how many of the records it shares with its replay are its own
 
     @property
@@ -113,7 +113,7 @@ class IncrementalReplay:
                                  exact)
         protocol.record(index, sent=running, tokens=tokens, acted=acted, events=events, changed=not unchanged,
                         made=made, measures=measures, exact=exact)
-        if context.keep_histories:
+        if protocol.result.histories is not None:  # kept when context.keep_histories
             protocol.result.histories.append(running.snapshot(known if exact else None))
         if index == self.last_call:
             self.last_sent = running.snapshot()

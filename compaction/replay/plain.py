@@ -43,7 +43,7 @@ def replay_plain(context: ReplayContext, settings: Settings, step: StepFunction)
             measures = protocol.meter.call(index, history, tokens, events, settings.summary_input_cap, exact)
             protocol.record(index, sent=history, tokens=tokens, acted=acted, events=events,
                             changed=history is not given, made=summaries_made(events), measures=measures, exact=exact)
-            if context.keep_histories:
+            if protocol.result.histories is not None:  # kept when context.keep_histories
                 protocol.result.histories.append(history)
             history = carried
         if not protocol.joins(index):

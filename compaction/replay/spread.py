@@ -27,6 +27,7 @@ from compaction.measures.meter import term_index
 from compaction.model.history import History, remeasured
 from compaction.model.prepared import Prepared
 from compaction.model.settings import Settings
+from compaction.model.tool_index import ResultBlocks, ToolNames
 from compaction.replay import lookups
 from compaction.replay.grid import SweepStore, local_cells, sweep_grid
 from compaction.replay.options import ReplayOptions
@@ -50,8 +51,9 @@ class _Conversation:
     def history(self) -> History:
         found = _PREPARED.get(self.key) if self.key else None
         if found is None:
-            found = remeasured(pickle.loads(self.messages), Prepared([], [], None, None, self.overhead,
-                                                                      self.token_model, self.calibration, self.recorded))
+            like = Prepared([], [], ToolNames([]), ResultBlocks([]), self.overhead, self.token_model, self.calibration,
+                            self.recorded)  # only its measured facts are read: remeasured indexes the messages
+            found = remeasured(pickle.loads(self.messages), like)
             if self.key:
                 _PREPARED.clear()  # one conversation at a time: a worker serves one sweep after another
                 _PREPARED[self.key] = found
@@ -78,8 +80,12 @@ def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[
                base: Settings, strategy: "str | tuple[str, dict]", options: ReplayOptions) -> tuple[list[dict], int]:
     """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
     many replays they took. `options`: what the sweep's options give a worker (ReplayOptions.for_workers)."""
-    name, step = resolve(strategy if isinstance(strategy, str) else build(*strategy))
-    read = SETTINGS_READ.get(name) if isinstance(strategy, str) else step.settings_read
+    if isinstance(strategy, str):
+        name, step = resolve(strategy)
+        read = SETTINGS_READ.get(name)
+    else:
+        built = build(*strategy)
+        name, step, read = built.__name__, built, built.settings_read
     *_, grid = sweep_grid(base, across, (along, [value]))
     with tempfile.TemporaryDirectory(prefix="compaction-sweep-") as folder:
         here = options.given(store=SweepStore(folder), summarizer=OfflineSummarizer())

@@ -109,13 +109,14 @@ def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Seque
                          [[dict(NOT_DONE) for _ in x_values] for _ in y_values])
     prepared = prepare(conversation)
     # a named or built strategy says which settings it reads; a caller's own function may read any
-    known = isinstance(strategy, str | Built)
-    read = (SETTINGS_READ.get(name) if isinstance(strategy, str) else strategy.settings_read) if known else None
+    named = strategy if isinstance(strategy, str | Built) else None
+    known = named is not None
+    read = None if named is None else SETTINGS_READ.get(name) if isinstance(named, str) else named.settings_read
     executor = chosen.executor
     spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
         and max(len(x_values), len(y_values)) > 1  # _check_axis refused empty axes
-    if spread:
-        for done, line, replays in spread_lines(prepared, (x_name, x_values), (y_name, y_values), base, strategy,
+    if spread and named is not None:
+        for done, line, replays in spread_lines(prepared, (x_name, x_values), (y_name, y_values), base, named,
                                                 chosen, cancelled):
             for row, column, cell in line:
                 result.cells[row][column] = cell

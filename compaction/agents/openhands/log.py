@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from compaction.errors import ConversationError
+from compaction.importers.fields import object_at
 from compaction.importers.openai import Converter
 from compaction.importers.source import kind_of
 from compaction.model.conversation import Conversation, LoadWarning
@@ -140,7 +141,7 @@ def _usage(metadata: dict) -> dict[str, int] | None:
     usage = response.get("usage") if isinstance(response, dict) else None
     if not isinstance(usage, dict) or not isinstance(usage.get("prompt_tokens"), int):
         return None
-    details = usage.get("prompt_tokens_details") if isinstance(usage.get("prompt_tokens_details"), dict) else {}
+    details = object_at(usage, "prompt_tokens_details")
     read = usage.get("cache_read_input_tokens") or details.get("cached_tokens") or 0
     written = usage.get("cache_creation_input_tokens") or 0
     read, written = (value if isinstance(value, int) else 0 for value in (read, written))
@@ -169,7 +170,7 @@ def _tool_call(metadata: dict, event: dict, where: str) -> dict:
         raise ConversationError("tool_call_metadata needs 'tool_call_id' and 'function_name' as strings", where=where)
     arguments = _arguments_from_response(metadata, call_id)
     if arguments is None:
-        args = event.get("args") if isinstance(event.get("args"), dict) else {}
+        args = object_at(event, "args")
         arguments = json.dumps({k: v for k, v in args.items() if k not in ("thought",)}, ensure_ascii=False)
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 

@@ -16,6 +16,7 @@ from compaction.agents.gemini_cli.log.builder import Built
 from compaction.agents.gemini_cli.log.recording import read_messages
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
+from compaction.importers.fields import object_at
 from compaction.importers.jsonl import JsonLines
 from compaction.importers.source import kind_of
 from compaction.model.conversation import Conversation, LoadWarning
@@ -50,7 +51,7 @@ def from_lines(lines: JsonLines) -> Conversation:
         run = stream.first_run(lines)
         facts = dict(run.facts)
         # the models that answered, from the totals; `init` may name only a router ("auto")
-        stats = facts.get("stats") if isinstance(facts.get("stats"), dict) else {}
+        stats = object_at(facts, "stats")
         models = list(stats["models"]) if isinstance(stats.get("models"), dict) and stats["models"] else \
             [facts["model"]] if isinstance(facts.get("model"), str) else []
         return _conversation(run.built, lines.label, {"session_id": facts.pop("session_id", None)},

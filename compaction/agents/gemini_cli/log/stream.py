@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compaction.agents.gemini_cli.log.builder import Builder, Built
+from compaction.importers.fields import text_at
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import LoadWarning
 
@@ -61,7 +62,7 @@ def first_run(lines: JsonLines) -> Run:
             continue
         time = event.get("timestamp") if isinstance(event.get("timestamp"), str) else None
         if kind == "message":
-            text = event.get("content") if isinstance(event.get("content"), str) else ""
+            text = text_at(event, "content")
             if event.get("role") == "assistant":
                 _assistant_text(builder, text, time)
             else:
@@ -98,6 +99,7 @@ def _assistant_text(builder: Builder, text: str, time: str | None) -> None:
     """Add a chunk to the response being written, or start the next response."""
     if _next_response(builder):
         builder.start_response([], time, None)
+    assert builder.response is not None  # open, or started just above
     content = builder.out.messages[builder.response]["content"]
     if content and content[-1]["type"] == "text":
         content[-1] = {"type": "text", "text": content[-1]["text"] + text}
