@@ -15,6 +15,7 @@ from compaction.corpus.files import SessionFile, checked_path, project_of_cwd
 from compaction.errors import CompactionError
 from compaction.importers import load_conversation
 from compaction.importers.formats import title_of
+from compaction.importers.totals import RECORDED_TOTALS, has_tokens, input_of
 from compaction.measures.cost import Prices
 from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation
@@ -34,6 +35,8 @@ LOG_COLUMNS = ("path", "project", "session", "format", "format_title", "first_ti
 REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
                   "reactive", "over_window_calls", "tool_output_kept",
                   "recorded_cost_usd",  # what the log's own calls cost, each at its response's model
+                  "recorded_from_totals",  # that cost (and the recorded tokens) are the run's totals, as the log
+                  # gives no call's own usage: every per-call figure is estimated
                   "cost_usd",  # with prompt caching, as the log says (or at the job's prices)
                   "price_notes",  # each model the price table lacks (priced at the settings' prices), once
                   "cost_usd_no_cache",
@@ -100,6 +103,9 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     metadata = conversation.metadata or {}
     times = [time for time in conversation.timestamps if time]
     recorded = [recorded_context(entry) for entry in conversation.usage if entry]
+    totals = metadata.get(RECORDED_TOTALS)
+    if not recorded and has_tokens(totals):
+        recorded = [input_of(totals)]  # the run's totals: no call of it says its own
     facts = {
         "format": conversation.format,
         "format_title": title_of(conversation.format),
@@ -109,7 +115,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
         "model_calls": sum(1 for message in history.messages if message.get("role") == "assistant"),
         "chars": history.size,
         "recorded_tokens": sum(recorded) if recorded else None,
-        "recorded_peak_tokens": max(recorded) if recorded else None,
+        "recorded_peak_tokens": max(recorded) if recorded and conversation.has_usage else None,
         "log_compactions": len(metadata.get("compact_boundaries") or ()),
         "load_warnings": len(conversation.warnings),
         "input_pair_problems": len(history.pair_problems()),

@@ -23,11 +23,6 @@ def whole_line(row: dict) -> Any:
     return row
 
 
-def history_of(row: dict) -> Any:
-    """The part of a run's line a format reads when its reader takes the `history` list."""
-    return row["history"]
-
-
 def runs_of(looks_like: Callable[[Any], bool], part: Callable[[dict], Any]):
     """Recognises JSON lines whose first object is a run of the format whose `looks_like` accepts its
     `part` (which tells one format's runs from another's)."""
@@ -45,6 +40,8 @@ def first_run_of(name: str, from_json: Reader, part: Callable[[dict], Any]):
                                     "(each with its 'history'), not these JSON lines", where=lines.label)
         number, row = lines.objects[0]
         conversation = from_json(part(row), f"{lines.label}: line {number}")
+        if instance_of(row):
+            conversation.metadata["instance_id"] = instance_of(row)
         runs = len(lines.objects)
         if runs > 1:
             instance = row.get("instance_id") or number
@@ -54,3 +51,8 @@ def first_run_of(name: str, from_json: Reader, part: Callable[[dict], Any]):
         conversation.source = lines.label
         return conversation
     return load
+
+
+def instance_of(row: dict) -> str | None:
+    found = row.get("instance_id")
+    return found if isinstance(found, str) and found.strip() else None

@@ -48,14 +48,15 @@ class ReplayContext:
             prepared = remeasured(prepared.messages, prepared.prepared)
         calls = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
         return cls(name, prepared, store or OutputStore.temporary(), summarizer or OfflineSummarizer(), window,
-                   keep_histories, prices, Billing(prepared.recorded.usage, prices), calls, from_log=from_log)
+                   keep_histories, prices, Billing(prepared.recorded.usage, prices, prepared.recorded.run_model), calls, from_log=from_log)
 
     def new_result(self, settings: Settings) -> ReplayResult:
         prepared = self.prepared
         return ReplayResult(self.name, settings, self.window, histories=[] if self.keep_histories else None,
                             boundaries=lookups.boundaries_by_call(prepared.recorded.boundaries, self.call_indices),
                             calibration=prepared.calibration, prices=self.prices, token_model=prepared.token_model,
-                            overhead_chars=prepared.overhead)
+                            overhead_chars=prepared.overhead, recorded_totals=prepared.recorded.totals,
+                            run_model=prepared.recorded.run_model)
 
     def new_meter(self) -> Meter:
         recorded = self.prepared.recorded
