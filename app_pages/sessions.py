@@ -98,7 +98,12 @@ except CompactionError as error:
     st.error(literal(str(error)))
     st.stop()
 
-st.header(f"{literal(source.label)}: {len(files):,} session files")
+paths = len({item.relative for item in files})
+st.header(f"{literal(source.label)}: {len(files):,} session files" if paths == len(files) else
+          f"{literal(source.label)}: {len(files):,} sessions in {paths:,} files")
+if paths != len(files):
+    st.caption("An evaluation output holding several runs, one a line, is one session per run, named by its "
+               "instance.")
 job = corpus_state.job()
 if corpus_state.requested(corpus_state.ROWS):
     corpus_state.run(corpus_state.ROWS, files, job)
@@ -122,7 +127,8 @@ for column, (label, value, note) in zip(st.columns(6), (
         ("Could not be read", f"{summary['unreadable']:,}", None),
         ("Model calls", f"{summary['model_calls']:,}", None),
         ("Recorded cost", dollars(summary["recorded_cost_usd"]),
-         "What these sessions and subagents cost: every response's recorded usage at its model's price."),
+         "What these sessions and subagents cost: every response's recorded usage at its model's price, or the "
+         "run's totals where a log gives only those."),
         ("Median saving", "–" if summary["median_saved"] is None else f"{summary['median_saved']:.0%}", None)),
         strict=True):
     column.metric(label, value, help=note)
@@ -143,8 +149,11 @@ event = st.dataframe(
     column_config={title: column_config(title, width) for title, width in fitting_widths(frame, COLUMN_KINDS).items()})
 st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Each subagent (↳) is listed under the session "
            "that ran it. 'Recorded cost' is what the log's own calls cost, each response's recorded usage at its "
-           "model's price; 'cost with these settings' is what the sidebar's compaction would send, with prompt "
-           "caching; 'price notes' name any model the price table lacks (priced at the settings' prices). Tokens are estimated from characters unless the log recorded them; 'pair problems' count tool "
+           "model's price; where a log gives only its run's totals, 'recorded from' says so: the recorded cost and "
+           "tokens are those totals (the log's own cost when it states one) and every per-call figure is estimated. "
+           "'Cost with these settings' is what the sidebar's compaction would send, with prompt "
+           "caching; 'price notes' name any model the price table lacks (priced at the settings' prices). Tokens are "
+           "estimated from characters unless the log recorded them; 'pair problems' count tool "
            "calls and results that do not match (the API would refuse such a request).")
 picked = views.selected_row(event)
 if picked is not None and picked < len(shown):
@@ -155,9 +164,13 @@ if picked is not None and picked < len(shown):
         try:
             corpus_state.open_row(chosen, files)
             whose = f" (a subagent of session {literal(chosen['subagent_of'])})" if chosen.get("subagent_of") else ""
-            st.success(f"Opened **{literal(chosen['path'])}**{whose}: every other page now shows this session.")
+            run = chosen.get("run_line") is not None  # one run of an evaluation output
+            which = f" [{literal(chosen['session'])}]" if run else ""
+            st.success(f"Opened **{literal(chosen['path'])}**{which}{whose}: every other page now shows this session.")
             st.page_link(PAGES_DIR / "conversation.py", label="See it on the Conversation page", icon=":material/forum:")
-            if not reach.folders_refusal:  # an upload is all such a browser has: nothing of it grows
+            # an upload is all a remote browser has: nothing of it grows; an evaluation output is written
+            # once its runs are over: nothing to follow
+            if not reach.folders_refusal and not run:
                 live_state.follow_button(source.folder, chosen["path"])
         except CompactionError as error:
             st.error(literal(str(error)))

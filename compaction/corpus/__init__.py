@@ -1,7 +1,7 @@
 """Many sessions at once: one row per session and a sweep over all of them, on one machine or a cluster.
 
 - `files.discover(folder)` / `archive.unpack_sessions(zip, folder)`: the session files of a corpus,
-  reading nothing outside its folder.
+  reading nothing outside its folder; an evaluation output of several runs is one session per run.
 - `analyse(files, job, workers=..., scheduler=...)`: the row of every session (rows.COLUMNS), each
   subagent's right under the session that ran it (subagents.py), and, when
   the job has sweep axes, the median and 90th percentile over sessions of every measure per cell. With
@@ -29,7 +29,7 @@ class CorpusResult:
     # one per session finished, in the files' order but each subagent under its session (subagents.attach)
     rows: list[dict[str, Any]]
     sweep: dict[str, Any] | None  # SweepAggregate.as_dict() when the job sweeps
-    sessions: int  # files given
+    sessions: int  # sessions given (a file, or one run of an evaluation output of several)
     cancelled: bool  # stopped before every session was done
 
     def as_dict(self) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def failure_row(item: SessionFile, error: BaseException) -> dict[str, Any]:
     """The row of a session its worker could not analyse (the process died, the cluster lost it, or
     this package is missing there)."""
     row = empty_row(item)
-    row["error"] = f"{item.relative}: could not be analysed on its worker ({type(error).__name__}: {error})"
+    row["error"] = f"{item.name}: could not be analysed on its worker ({type(error).__name__}: {error})"
     return row
 
 

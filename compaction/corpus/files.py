@@ -1,9 +1,14 @@
 """Finding the session files of a corpus folder, without reading anything outside it.
 
-Session files are files of any format's suffix (importers/formats.py: .json, .jsonl, .traj, ...) anywhere under the folder, in a stable order (sorted
-by their path relative to the folder). Folders are walked without following symbolic links. A link
-whose target is inside the folder is read as its target; one pointing outside is refused: it becomes
-a SessionFile with `refused` set (a row with that message), and its target is never opened.
+Session files are files of any format's suffix (importers/formats.py: .json, .jsonl, .traj, ...) anywhere
+under the folder, in a stable order (sorted by their path relative to the folder). Folders are walked
+without following symbolic links. A link whose target is inside the folder is read as its target; one
+pointing outside is refused: it becomes a SessionFile with `refused` set (a row with that message), and
+its target is never opened.
+
+An evaluation output holding several runs, one a line, is one session per run (importers/runs.py): a
+SessionFile each, the run's key beside the path. Only such files are read past their first line, and
+once per version of the file (the Sessions page lists the folder at every rerun).
 """
 
 import os
@@ -14,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from compaction.corpus.homes import project_by_home
 from compaction.errors import ConversationError
 from compaction.importers.formats import suffixes
+from compaction.importers.runs import RunKey, runs_in
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,12 @@ class SessionFile:
     root: str  # the corpus folder, resolved
     relative: str  # path inside the folder, with forward slashes
     refused: str | None = None  # why it is not read (a link out of the folder)
+    run: RunKey | None = None  # one run of an evaluation output of several; None: the whole file is the session
+
+    @property
+    def name(self) -> str:
+        """How messages and tables name it: its path, and the run's name for one run of a file."""
+        return self.relative if self.run is None else f"{self.relative} [{self.run.name}]"
 
     @property
     def path(self) -> Path:
@@ -98,15 +110,38 @@ def discover(folder: str | Path) -> list[SessionFile]:
             refused = None
             if path.is_symlink() and not _inside(root, path):
                 refused = "a symbolic link to a file outside the corpus folder; not read"
-            found.append(SessionFile(str(root), _relative(root, path), refused))
-    found.sort(key=lambda item: item.relative)
+            relative = _relative(root, path)
+            runs = () if refused else _runs(path)
+            found.extend([SessionFile(str(root), relative, run=key) for key in runs]
+                         or [SessionFile(str(root), relative, refused)])
+    found.sort(key=lambda item: (item.relative, item.run.line if item.run else 0))
+    return found
+
+
+_RUNS_SEEN: dict[tuple[str, int, int], tuple[RunKey, ...]] = {}
+_RUNS_KEPT = 512  # files whose runs are remembered
+
+
+def _runs(path: Path) -> tuple[RunKey, ...]:
+    """runs_in(path), worked out once per version of the file (its size and time of change)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return ()
+    version = (str(path), info.st_size, info.st_mtime_ns)
+    found = _RUNS_SEEN.get(version)
+    if found is None:
+        found = runs_in(path)
+        if len(_RUNS_SEEN) >= _RUNS_KEPT:
+            _RUNS_SEEN.pop(next(iter(_RUNS_SEEN)))
+        _RUNS_SEEN[version] = found
     return found
 
 
 def with_refused(found: list[SessionFile], root: str | Path, refused: dict[str, str]) -> list[SessionFile]:
     """`found` and a refused SessionFile per {name: reason} (e.g. archive members not unpacked), sorted."""
     extra = [SessionFile(str(root), name, reason) for name, reason in refused.items()]
-    return sorted([*found, *extra], key=lambda item: item.relative)
+    return sorted([*found, *extra], key=lambda item: (item.relative, item.run.line if item.run else 0))
 
 
 def checked_path(item: SessionFile) -> Path:

@@ -2,7 +2,8 @@
 
 `load_conversation(source, format="auto", name=None)` returns a Conversation in Anthropic form, with
 the detected format, warnings (message indices) and metadata. Bad input raises ConversationError
-naming the file and the line, field or message index; never a bare exception.
+naming the file and the line, field or message index; never a bare exception. `load_run(path, key)`
+reads one run of an evaluation output (runs.py: a corpus lists them with runs_in).
 """
 
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 from compaction.errors import ConversationError
 from compaction.importers.collector import collector_paused
 from compaction.importers.formats import (
+    CATCH_ALL,
     all_formats,
     choices,
     detect_document,
@@ -20,16 +22,19 @@ from compaction.importers.formats import (
     suffixes,
     title_of,
 )
-from compaction.importers.jsonl import read_lines
+from compaction.importers.jsonl import JsonLines, read_lines
 from compaction.importers.limits import check_value_count
+from compaction.importers.runs import RunKey, run_line
 from compaction.importers.source import (
     MAX_FILE_BYTES,
     MAX_NESTING_DEPTH,
     decode_utf8,
+    kind_of,
     parse_document,
     read_source,
 )
 from compaction.importers.surrogates import might_hold_surrogates, without_lone_surrogates
+from compaction.importers.totals import has_tokens, input_of
 from compaction.model.conversation import Conversation
 
 TEXT_HEAD = 65_536  # bytes of a file that is not JSON shown to the text formats' recognisers
@@ -48,6 +53,22 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     if not by_orjson and might_hold_surrogates(data):
         conversation = without_lone_surrogates(conversation)
     return conversation
+
+
+def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversation:
+    """Run `key` of an evaluation output file, as a conversation of its own; `name` labels it in messages.
+    ConversationError when the line no longer holds that run, or the run cannot be read."""
+    data, label = read_source(path, name)
+    row = run_line(data, key, label)
+    found = detect_lines([(key.line, row)])
+    if found.lines_rank == CATCH_ALL or found.load_lines is None:  # no format knows runs like it: the catch-all's words would mislead
+        named = f" (run {key.instance})" if key.instance else ""
+        raise ConversationError(f"line {key.line:,}{named}: no format here reads its 'history' (its first event is "
+                                f"{kind_of(next(iter(row['history']), None))})", where=label)
+    with collector_paused():
+        conversation = found.load_lines(JsonLines(label, [(key.line, row)]))
+    # the standard parser read the line when orjson would not: only then can it hold a lone surrogate
+    return without_lone_surrogates(conversation) if might_hold_surrogates(data) else conversation
 
 
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
@@ -84,4 +105,5 @@ def detect_format(value: Any) -> str:
     return detect_document(value).name
 
 
-__all__ = ["MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "choices", "detect_format", "all_formats", "load_conversation", "suffixes", "title_of"]
+__all__ = ["MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "RunKey", "all_formats", "choices", "detect_format", "has_tokens",
+           "input_of", "load_conversation", "load_run", "suffixes", "title_of"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from compaction.errors import ConversationError
 from compaction.model.calibration import calibrate
-from compaction.model.conversation import Conversation
+from compaction.model.conversation import RECORDED_TOTALS, Conversation
 from compaction.model.messages import Message, tool_result_positions
 from compaction.model.prepared import NOTHING_RECORDED, Prepared, Recorded
 from compaction.model.sizes import list_size
@@ -233,12 +233,21 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
         recorded = Recorded(conversation.usage, conversation.timestamps,
                             conversation.metadata.get("compact_boundaries") or [],
                             conversation.metadata.get("agent_version"),
-                            frozenset(conversation.metadata.get("compact_summary_indices") or ()))
+                            frozenset(conversation.metadata.get("compact_summary_indices") or ()),
+                            *_run_facts(conversation.metadata))
         if conversation.has_usage:
             calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
     prepared = Prepared(messages, sizes, ToolNames(messages), ResultBlocks(messages), overhead,
                         calibration.model if calibration else DEFAULT_TOKEN_MODEL, calibration, recorded, problems)
     return History(messages, sizes, list(range(len(messages))), prepared, pair_problems=problems)
+
+
+def _run_facts(metadata: dict) -> tuple[dict | None, str | None]:
+    """(the run's totals, the model named for the whole run) from a conversation's metadata."""
+    totals = metadata.get(RECORDED_TOTALS) if isinstance(metadata.get(RECORDED_TOTALS), dict) else None
+    model = next((found for found in ((totals or {}).get("model"), metadata.get("model"))
+                  if isinstance(found, str) and found.strip()), None)
+    return totals, model
 
 
 def remeasured(messages: list[Message], like: Prepared) -> History:

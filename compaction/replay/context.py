@@ -48,7 +48,8 @@ class ReplayContext:
         calls = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
         prices = options.prices
         return cls(name, prepared, options.store or OutputStore.temporary(), options.summarizer or OfflineSummarizer(),
-                   window, options.keep_histories, prices, Billing(prepared.recorded.usage, prices), calls,
+                   window, options.keep_histories, prices,
+                   Billing(prepared.recorded.usage, prices, prepared.recorded.run_model), calls,
                    from_log=options.from_log)
 
     def new_result(self, settings: Settings) -> ReplayResult:
@@ -56,7 +57,8 @@ class ReplayContext:
         return ReplayResult(self.name, settings, self.window, histories=[] if self.keep_histories else None,
                             boundaries=lookups.boundaries_by_call(prepared.recorded.boundaries, self.call_indices),
                             calibration=prepared.calibration, prices=self.prices, token_model=prepared.token_model,
-                            overhead_chars=prepared.overhead)
+                            overhead_chars=prepared.overhead, recorded_totals=prepared.recorded.totals,
+                            run_model=prepared.recorded.run_model)
 
     def new_meter(self) -> Meter:
         recorded = self.prepared.recorded

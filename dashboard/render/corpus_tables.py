@@ -17,7 +17,7 @@ TITLES = {
     "error": "error", "first_time": "first time", "last_time": "last time", "messages": "messages",
     "model_calls": "model calls", "recorded_cost_usd": "recorded cost (US$)",
     "cost_usd": "cost with these settings (US$)", "cost_usd_no_cache": "cost without caching",
-    "price_notes": "price notes",
+    "price_notes": "price notes", "recorded_from_totals": "recorded from",
     "subagents": "subagents", "recorded_cost_with_subagents_usd": "recorded, with its subagents (US$)",
     "chars": "size (characters)", "bytes": "size on disk (bytes)", "recorded_tokens": "recorded tokens",
     "recorded_peak_tokens": "recorded peak", "log_compactions": "log's own compactions", "tokens_sent": "tokens sent",
@@ -36,6 +36,7 @@ COLUMN_KINDS = {title: "count" for title in (
     title: "usd" for title in ("recorded cost (US$)", "cost with these settings (US$)", "cost without caching",
                                "recorded, with its subagents (US$)")} | {"first time": "time", "last time": "time"}
 UNREADABLE = "unreadable"
+FROM_TOTALS = "the run's totals (per call: estimated)"
 SUBAGENT_MARK = "↳ "
 PARENT_MISSING = " (not in this folder)"
 
@@ -84,12 +85,20 @@ def formats_of(rows: Iterable[dict]) -> list[str]:
 
 def _shown(row: dict) -> dict:
     """The row as the table writes it: the format's title, a subagent marked under its session."""
-    shown = {**row, "format_title": format_title(row), "price_notes": "; ".join(row.get("price_notes") or ())}
+    shown = {**row, "format_title": format_title(row), "price_notes": "; ".join(row.get("price_notes") or ()),
+             "recorded_from_totals": recorded_from(row)}
     if is_subagent(row):
         shown["session"] = SUBAGENT_MARK + str(row.get("session") or "")
         if row.get("subagent_of") and not row.get("parent_path"):
             shown["subagent_of"] = row["subagent_of"] + PARENT_MISSING
     return shown
+
+
+def recorded_from(row: dict) -> str:
+    """Where a row's recorded cost comes from, in the table's words ("" when it has none)."""
+    if row.get("recorded_cost_usd") is None:
+        return ""
+    return FROM_TOTALS if row.get("recorded_from_totals") else "each call's usage"
 
 
 def sessions_frame(rows: Iterable[dict]) -> pd.DataFrame:

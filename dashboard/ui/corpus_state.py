@@ -45,7 +45,7 @@ SCHEDULER_KEY = "sessions_scheduler"
 _SOURCE = "_corpus_source"
 _REQUEST = "_corpus_request"
 _LAST = "_corpus_last"  # {ROWS: (key, CorpusResult), SWEEP: (key, CorpusResult)} for the open source
-_OPENED = "_corpus_opened"  # (source, path, Loaded key) of the session last opened from the table
+_OPENED = "_corpus_opened"  # (source, (path, run line), Loaded key) of the session last opened from the table
 _ZIP_DONE = "_corpus_zip_done"  # file id of the last .zip unpacked
 
 
@@ -144,9 +144,9 @@ def result_key(files: list[SessionFile], current: Job) -> tuple:
     for item in files:
         try:
             info = item.path.stat()
-            stamps.append((item.relative, item.refused, info.st_size, info.st_mtime_ns))
+            stamps.append((item.relative, item.run, item.refused, info.st_size, info.st_mtime_ns))
         except OSError:
-            stamps.append((item.relative, item.refused, None, None))
+            stamps.append((item.relative, item.run, item.refused, None, None))
     return tuple(stamps), current
 
 
@@ -191,12 +191,15 @@ def open_row(row: dict, files: list[SessionFile]) -> None:
     """Make the session of `row` the one every page shows (once per selection); CompactionError when it
     cannot be read."""
     opened = st.session_state.get(_OPENED)
-    if opened and opened[:2] == (source(), row["path"]) and state.loaded().key == opened[2]:
+    place = (row["path"], row.get("run_line"))  # a file, or one run of an evaluation output
+    if opened and opened[:2] == (source(), place) and state.loaded().key == opened[2]:
         return  # already on show
-    item = next(found for found in files if found.relative == row["path"])
+    item = next(found for found in files if (found.relative, found.run.line if found.run else None) == place)
     if item.refused:
         raise CompactionError(f"{item.relative}: {item.refused}")
-    new = loading.load_file(checked_path(item), item.relative)
+    path = checked_path(item)
+    new = loading.load_file(path, item.relative) if item.run is None else \
+        loading.load_run_of(path, item.run, item.relative)
     loading.prepared(new.key, new.conversation)
     state.set_loaded(new)
-    st.session_state[_OPENED] = (source(), row["path"], new.key)
+    st.session_state[_OPENED] = (source(), place, new.key)
