@@ -138,14 +138,20 @@ def plain_reading(path: Path) -> dict:
     assistant = [line for line in lines if line.get("type") == "assistant" and isinstance(line.get("message"), dict)]
     main = [line for line in assistant if line.get("isSidechain") is not True]
     last: dict[str, dict] = {}  # message.id -> the message of its last line that carries token counts
+    models: dict[str, str] = {}  # message.id -> model, of every response (with counts or not)
     for line in main or assistant:  # a subagent's own file is sidechain lines only
         message = line["message"]
+        key = message.get("id") or line.get("requestId")
         if _counts(message) is not None:
-            last[message.get("id") or line.get("requestId") or f"line{len(last)}"] = message
+            last[key or f"line{len(last)}"] = message
+        if key:
+            models[key] = message.get("model") or ""
     kept = _spine_ids(lines if not main else [line for line in lines if line.get("isSidechain") is not True])
     branch = [message for key, message in last.items() if key in kept]
+    synthetic = sum(1 for key, model in models.items() if key in kept and model == "<synthetic>")
     return {"responses": len(last), "branch_responses": len(branch), "cost": sum(map(_price, last.values())),
-            "branch_cost": sum(map(_price, branch))}
+            "branch_cost": sum(map(_price, branch)), "branch_synthetic": synthetic,
+            "branch_real": sum(1 for key, model in models.items() if key in kept and model != "<synthetic>")}
 
 
 def check(path: Path, root: Path) -> dict | None:
