@@ -13,7 +13,8 @@ their parents), from the replay's own JSON (`replay --json` computes the same):
   without the log's counts: how far the models come where the log cannot help;
 - synthetic: for logs with responses Claude Code wrote itself (model `<synthetic>`: no API call), the
   replay's calls against the real responses of the plain reading (must be equal), and the cost of every
-  call with compaction off against the recorded cost (target: within 7 %; logs without a compaction);
+  call with compaction off against the recorded cost, both before the log's first compaction (target:
+  within 7 %; logs whose every real call recorded its usage);
 - preset: for logs Claude Code auto-compacted, `--strategy claude-code` at its defaults, at EVERY one of
   the log's compactions (measures/fidelity.py pairs them in order): the call the log compacted before and
   the call the preset did (target: within 3 calls), the tokens of the first call after against the
@@ -73,7 +74,11 @@ def check(path: Path) -> dict | None:
     row["own_compactions"] = len(boundaries)
     # over the same calls as the recorded cost: a log may record no usage for some (a proxied model)
     row["off"] = sum(c["cost_usd"] for c in off["calls"] if c.get("recorded")) if not boundaries else None
-    row["off_all_calls"] = totals["cost_usd"] if not boundaries else None  # every call the replay makes
+    # every call the replay makes, before the log's first compaction (after it, compaction off sends more)
+    first = min((b["index"] for b in boundaries), default=None)
+    before = [c for c in off["calls"] if first is None or c["index"] < first]
+    row["off_all_calls"] = sum(c["cost_usd"] for c in before)
+    row["recorded_before"] = sum(c["recorded"]["cost_usd"] or 0 for c in before if c.get("recorded"))
     row["unrecorded_calls"] = totals["calls"] - totals["recorded_calls"]
     # the token and cache models alone, as if the log had recorded nothing but their fit
     alone = replay(conversation, OFF, keep_histories=False, model_window_tokens=10_000_000, from_log=False).as_dict()
@@ -158,10 +163,13 @@ def print_summary(rows: list[dict]) -> None:
     synthetic = [r for r in good if r["synthetic"]]
     if synthetic:
         equal = sum(1 for r in synthetic if r["calls"] == r["real_responses"])
-        costs = [r["off_all_calls"] / r["recorded"] for r in synthetic if r["off_all_calls"] is not None and r["recorded"]]
+        # where every real call recorded its usage (else the recorded cost itself is short)
+        costs = [r["off_all_calls"] / r["recorded_before"] for r in synthetic if r["recorded_before"]
+                 and r["calls"] - r["unrecorded_calls"] >= r["real_responses"]]
         print(f"{len(synthetic)} logs with <synthetic> responses ({sum(r['synthetic'] for r in synthetic)} of them): "
               f"calls = real responses in {equal}"
-              + (f"; every call's cost with compaction off / recorded on {len(costs)} without a compaction: median "
+              + (f"; every call's cost with compaction off / recorded (before the log's first compaction) on "
+                 f"{len(costs)} whose every call recorded its usage: median "
                  f"{statistics.median(costs):.3f}, range {min(costs):.3f}-{max(costs):.3f}, within 7 %: "
                  f"{sum(abs(x - 1) <= 0.07 for x in costs)}" if costs else ""))
     print(f"\n{'versions':<14} {'logs':>4} {'auto compactions':>16} {'within 3 calls':>14} {'first call after within 10 %':>28}")

@@ -59,8 +59,9 @@ def _counts(message: dict) -> dict | None:
 
 def _spine_ids(lines: list[dict]) -> set[str]:
     """message.id of the assistant lines on the path from the last message line back to the root
-    (parentUuid, or logicalParentUuid across a compaction; a parent not in the file: the line written
-    before): the branch a rewound session ended on. Every kept response has a line on it."""
+    (parentUuid, or logicalParentUuid across a compaction; a parent not in the file, or a 1.0.x summary
+    with no parent: the line written before): the branch a rewound session ended on. Every kept response
+    has a line on it."""
     by_uuid = {line["uuid"]: n for n, line in enumerate(lines) if isinstance(line.get("uuid"), str)}
     ends = [n for n, line in enumerate(lines) if line.get("type") in ("user", "assistant")
             or line.get("subtype") == "compact_boundary"]
@@ -79,6 +80,8 @@ def _spine_ids(lines: list[dict]) -> set[str]:
             at = messages[bisect.bisect_left(messages, first) - 1]
         elif "parentUuid" not in line:
             at = at - 1 if at else None  # a file without the tree: lines follow each other
+        elif parent is None and line.get("isCompactSummary") is True and at:
+            at -= 1  # 1.0.x writes no compact_boundary: the summary's new root continues the line before it
         elif parent is None:
             at = None
         else:
