@@ -29,6 +29,8 @@ class Recorded:
     agent_version: str | None = None  # e.g. "2.1.41", the agent's version when the log says
     # messages the agent wrote only because it compacted (its own summaries): no uncompacted history has them
     agent_summaries: frozenset = frozenset()
+    # what the agent's log says its first call carried besides the messages (its lines beside them)
+    start_attachments: tuple = ()
 
 
 NOTHING_RECORDED = Recorded()
