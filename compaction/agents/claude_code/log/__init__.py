@@ -68,6 +68,8 @@ def load(lines: JsonLines) -> Conversation:
     if subagent:
         # its lines' sessionId is the session that ran it; agentId names the subagent (agent-<id>.jsonl)
         metadata["agent_id"] = _agent_id(lines)
+    if out.start_attachments:
+        metadata["start_attachments"] = out.start_attachments  # what the first call carried besides its prompt
     if out.notes:
         metadata["agent_notes"] = out.notes  # the <synthetic> responses: no API call, so no model call here
     if version:
