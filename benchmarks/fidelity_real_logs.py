@@ -15,6 +15,9 @@ their parents), from the replay's own JSON (`replay --json` computes the same):
   replay's calls against the real responses of the plain reading (must be equal), and the cost of every
   call with compaction off against the recorded cost, both before the log's first compaction (target:
   within 7 %; logs whose every real call recorded its usage);
+- kept: on every log, what `--strategy claude-code` (its defaults; the loop's window the log's, as the
+  preset's) changed before the log's own first compaction, or anywhere in a log without one: outputs saved,
+  results cleared, compactions more than 3 calls before the log's (target: nothing);
 - preset: for logs Claude Code auto-compacted, `--strategy claude-code` at its defaults, at EVERY one of
   the log's compactions (measures/fidelity.py pairs them in order): the call the log compacted before and
   the call the preset did (target: within 3 calls), the tokens of the first call after against the
@@ -33,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # recorded_cost.py, be
 
 from recorded_cost import plain_reading  # noqa: E402
 
-from compaction import Settings, load_conversation, replay  # noqa: E402
+from compaction import Settings, load_conversation, prepare, replay  # noqa: E402
+from compaction.agents.claude_code.preset import log_window  # noqa: E402
 from compaction.errors import ConversationError  # noqa: E402
 from compaction.measures.fidelity import fidelity  # noqa: E402
 from compaction.model.settings import LIMITS  # noqa: E402
@@ -41,8 +45,8 @@ from compaction.model.settings import LIMITS  # noqa: E402
 OFF = Settings(**{name: high for name, (_, high) in LIMITS.items() if name not in ("keep_head",
                                                                                  "reactive_keep_last")})
 # the rules that changed (the preset's notes): what each row of the summary groups
-SERIES = (((1, 0, 0), "1.0"), ((2, 0, 0), "2.0"), ((2, 1, 0), "2.1.0-2.1.6"), ((2, 1, 7), "2.1.7-2.1.50"),
-          ((2, 1, 51), "2.1.51-2.1.91"), ((2, 1, 92), "2.1.92+"))
+SERIES = (((1, 0, 0), "1.0"), ((2, 0, 0), "2.0"), ((2, 1, 0), "2.1.0-2.1.20"), ((2, 1, 21), "2.1.21-2.1.91"),
+          ((2, 1, 92), "2.1.92+"))
 
 
 def series(version: str | None) -> str:
@@ -83,8 +87,15 @@ def check(path: Path) -> dict | None:
     # the token and cache models alone, as if the log had recorded nothing but their fit
     alone = replay(conversation, OFF, keep_histories=False, model_window_tokens=10_000_000, from_log=False).as_dict()
     row["models_alone"] = sum(c["cost_usd"] for c in alone["calls"] if c.get("recorded")) if not boundaries else None
+    prepared = prepare(conversation)
+    preset = replay(prepared, strategy="claude-code", keep_histories=False, model_window_tokens=log_window(prepared))
+    first = min((b["index"] for b in boundaries), default=None)
+    # a compaction up to 3 calls before the log's own is the target's tolerance, not a removal
+    first_call = next((c.call for c in preset.calls if first is not None and c.index > first), len(preset.calls))
+    row["changed_before"] = {action: sum(1 for c in preset.calls if action in c.acted and c.index < (first or 1 << 60)
+                                         and (action in ("persist", "microcompact") or c.call < first_call - 3))
+                             for action in ("persist", "microcompact", "auto_compact", "reactive")}
     if any(b.get("trigger") == "auto" for b in boundaries):
-        preset = replay(conversation, strategy="claude-code", keep_histories=False)
         found = fidelity(preset)
         row["compactions"] = [pair.as_dict() for pair in found.pairs] if found else []
         row["preset_compactions"] = len(found.strategy_calls) if found else 0
@@ -131,14 +142,18 @@ def summary_by_version(rows: list[dict]) -> list[dict]:
     whose first call after it carried within 10 % of the recorded context (of those with a call after)."""
     groups: dict[str, dict] = {}
     for row in rows:
-        for pair in row.get("compactions", ()):
+        for rank, pair in enumerate(row.get("compactions", ())):
             if pair["trigger"] != "auto" or pair["log_call"] is None:
                 continue
             group = groups.setdefault(series(row["version"]), {"logs": set(), "compactions": 0, "within_3": 0,
+                                                                "later": 0, "later_within_3": 0,
                                                                 "after_known": 0, "after_within_10": 0})
             group["logs"].add(row["file"])
             group["compactions"] += 1
-            group["within_3"] += pair["calls_apart"] is not None and abs(pair["calls_apart"]) <= 3
+            within = pair["calls_apart"] is not None and abs(pair["calls_apart"]) <= 3
+            group["within_3"] += within
+            group["later"] += rank > 0
+            group["later_within_3"] += rank > 0 and within
             if pair["after_error"] is not None:
                 group["after_known"] += 1
                 group["after_within_10"] += abs(pair["after_error"]) <= 0.10
@@ -172,10 +187,15 @@ def print_summary(rows: list[dict]) -> None:
                  f"{len(costs)} whose every call recorded its usage: median "
                  f"{statistics.median(costs):.3f}, range {min(costs):.3f}-{max(costs):.3f}, within 7 %: "
                  f"{sum(abs(x - 1) <= 0.07 for x in costs)}" if costs else ""))
-    print(f"\n{'versions':<14} {'logs':>4} {'auto compactions':>16} {'within 3 calls':>14} {'first call after within 10 %':>28}")
+    changed = [r for r in good if any(r["changed_before"].values())]
+    print(f"the preset changed what the agent kept (before the log's first compaction) in {len(changed)} of "
+          f"{len(good)} logs" + "".join(f"\n  {r['file'][:40]} {r['version']}: " + ", ".join(
+              f"{k} {v}" for k, v in r["changed_before"].items() if v) for r in changed))
+    print(f"\n{'versions':<14} {'logs':>4} {'auto compactions':>16} {'within 3 calls':>14} {'of the later ones':>17} "
+          f"{'first call after within 10 %':>28}")
     for group in summary_by_version(good):
         print(f"{group['series']:<14} {group['logs']:>4} {group['compactions']:>16} {group['within_3']:>14} "
-              f"{group['after_within_10']:>20} of {group['after_known']:>4}")
+              f"{group['later_within_3']:>10} of {group['later']:>3} {group['after_within_10']:>20} of {group['after_known']:>4}")
 
 
 def main(argv: list[str] | None = None) -> int:
