@@ -234,7 +234,8 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
                             conversation.metadata.get("compact_boundaries") or [],
                             conversation.metadata.get("agent_version"),
                             frozenset(conversation.metadata.get("compact_summary_indices") or ()),
-                            *_run_facts(conversation.metadata))
+                            *_run_facts(conversation.metadata),
+                            tuple(conversation.metadata.get("start_attachments") or ()))
         if conversation.has_usage:
             calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
     prepared = Prepared(messages, sizes, ToolNames(messages), ResultBlocks(messages), overhead,

@@ -33,6 +33,8 @@ class Recorded:
     # the model the log names for the whole run (its totals', else its metadata's `model`): the one its
     # calls are priced at when their usage names none
     run_model: str | None = None
+    # what the agent's log says its first call carried besides the messages (its lines beside them)
+    start_attachments: tuple = ()
 
 
 NOTHING_RECORDED = Recorded()

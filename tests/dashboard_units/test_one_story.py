@@ -77,6 +77,12 @@ def test_the_fidelity_table_sets_the_logs_compactions_beside_the_strategys(long_
     assert frame["the log compacted before call"].tolist() == ["133", "261"]
     assert frame["tokens before (the log)"].tolist() == ["167,285", "167,058"]
     assert frame["calls apart"].tolist() == ["the same call", "the same call"]
+    # every compaction, not only the first: what the first call after each carried, recorded and estimated
+    assert frame["log's compaction"].tolist() == ["1 (auto)", "2 (auto)"]
+    assert frame["first call after (the log)"].tolist() == [f"{p.log_after_tokens:,}" for p in found.pairs]
+    assert all(p.log_after_tokens and p.strategy_after_tokens for p in found.pairs)
+    assert frame["first call after (the strategy)"].tolist() == [
+        f"{p.strategy_after_tokens:,} ({p.strategy_after_tokens / p.log_after_tokens - 1:+.0%})" for p in found.pairs]
     assert "132 calls sent exactly what the agent sent" in fidelity_sentence(found, preset)
     assert fidelity_of(replay(SEED_DEMO, keep_histories=False)) is None  # no compaction of its own
 

@@ -6,7 +6,7 @@ into the person's turn, and its log writer for the samples (sample_log.py, sampl
 from pathlib import PurePosixPath
 
 from compaction.agents.base import Agent
-from compaction.agents.claude_code import export_form, live_lines, log, preset, samples
+from compaction.agents.claude_code import export_form, live_lines, log, preset, rules, samples
 from compaction.agents.claude_code.injected import INJECTED
 from compaction.agents.claude_code.markers import SUMMARY_PREFIX
 from compaction.corpus.homes import Home
@@ -25,7 +25,8 @@ def _threshold(values: dict, session: LiveSession) -> tuple[int, str]:
     version = session.facts.get("version") if values["version"] == preset.AUTO else values["version"]
     reserve = values["output_reserve_tokens"] or preset.output_reserve_for(version)
     label = f"{TITLE} {version}" if version else f"{TITLE} (newest rule)"
-    return values["window_tokens"] - reserve - values["buffer_tokens"], label
+    window = values["window_tokens"] or rules.WINDOW  # 0: the log's; a live log has not shown a larger one yet
+    return window - reserve - values["buffer_tokens"], label
 
 
 def _summary_from_log(last: Compaction, session: LiveSession) -> tuple[int, str] | None:
