@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from compaction.errors import SettingsError
+from compaction.kernel import NO_COLUMNAR_FORM, kernel_cells
 from compaction.measures.registry import MEASURES
 from compaction.model.history import History
 from compaction.model.settings import LIMITS, Settings
@@ -70,6 +71,8 @@ class SweepStore(OutputStore):
     """Persisted outputs shared by all cells; no transcripts, which nobody reads after a sweep and
     which would cost a file per summary per cell."""
 
+    writes_transcripts = False
+
     def save_transcript(self, messages, label: str = "transcript"):
         return None
 
@@ -113,22 +116,33 @@ def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunctio
 def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
                      reuse: bool, options: ReplayOptions,
                      counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """(row, column, cell) of each cell of `grid` as it is done. A strategy with an incremental form runs
-    its cells as branches that split where they first differ (branches.py); the others replay each cell,
-    reusing a finished replay where it is the same (see _reusable)."""
+    """(row, column, cell) of each cell of `grid` as it is done. The tutorial's pipeline runs its cells
+    through the columnar kernel (compaction/kernel); the cells it leaves, and the other strategies with
+    an incremental form, run as branches that split where they first differ (branches.py); the others
+    replay each cell, reusing a finished replay where it is the same (see _reusable). `counts` says why
+    each cell the kernel did not compute ran the loop."""
     form = incremental_form(step) if reuse else None
     options = options.given(keep_histories=False)
-    if form is not None:
+    keys = [(r, c) for r in range(len(grid)) for c in range(len(grid[0]))]
+    if form is None:
+        counts.left_to_loop.update(dict.fromkeys(keys, NO_COLUMNAR_FORM))
+    else:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)
-        cells = [((r, c), grid[r][c]) for r in range(len(grid)) for c in range(len(grid[0]))]
-        for (row, column), branch in branch_replays(context, form, cells, counts):
+        left = []
+        for (row, column), settings, cell, reason in kernel_cells(context, form, [(k, grid[k[0]][k[1]]) for k in keys]):
+            if cell is None:
+                counts.left_to_loop[row, column] = reason
+                left.append(((row, column), settings))
+            else:
+                counts.by_kernel += 1
+                yield row, column, cell
+        for (row, column), branch in branch_replays(context, form, left, counts):
             yield row, column, cell_measures(branch)
         return
     done: dict[tuple, list[ReplayResult]] = {}
     # largest limits first: a replay whose history never went over its own limit also answers the
     # smaller limits down to the largest size it compared (see _reusable)
-    order = sorted(((r, c) for r in range(len(grid)) for c in range(len(grid[0]))),
-                   key=lambda rc: -grid[rc[0]][rc[1]].context_limit)
+    order = sorted(keys, key=lambda rc: -grid[rc[0]][rc[1]].context_limit)
     for row, column in order:
         settings = grid[row][column]
         candidates = done.setdefault(_replay_key(settings, read), [])
