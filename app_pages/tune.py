@@ -54,6 +54,7 @@ tuning.show_grid(result)
 
 current = tuning.current_cell(result, current_settings)
 tune_view.heatmap(result, measure, x_axis, y_axis, current, place)
+tune_view.how_computed(result)
 tune_view.why_flat(result, history, x_axis, y_axis, unit)
 tune_view.agent_regime(history)
 tune_view.trade_off(result, current)

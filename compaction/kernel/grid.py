@@ -10,28 +10,39 @@ from collections.abc import Hashable, Iterator, Sequence
 from typing import TypeVar
 
 from compaction.kernel.cell import Shared, measures, run_cell
+from compaction.kernel.columns import columns_of
 from compaction.kernel.persisted import Outside
 from compaction.layers.incremental.pipeline import IncrementalPipeline
+from compaction.measures.registry import MEASURES
+from compaction.model.history import History
 from compaction.model.settings import Settings
+from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
-from compaction.summarizers import OfflineSummarizer
+from compaction.summarizers import OfflineSummarizer, Summarizer
 
 Key = TypeVar("Key", bound=Hashable)
+NO_COLUMNAR_FORM = "the strategy has no columnar form"
 
 
-def refusal(context: ReplayContext, form) -> str | None:
-    """Why the kernel cannot run this sweep's cells at all (None: it can try each)."""
+def refusal(prepared: History, form, summarizer: Summarizer | None) -> str | None:
+    """Why the kernel cannot run any cell of a sweep of `prepared` (None: it can try each). `form`: the
+    strategy's incremental form (None: it has none); `summarizer` None is the offline summariser."""
     if not isinstance(form, IncrementalPipeline):
-        return "the strategy has no columnar form"
-    if type(context.summarizer) is not OfflineSummarizer:
+        return NO_COLUMNAR_FORM
+    if summarizer is not None and type(summarizer) is not OfflineSummarizer:
         return "the summaries are not the offline summariser's"
+    if lookups.compact_turns(prepared):
+        return "the session calls the compact tool"
+    call_indices = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
+    if columns_of(prepared, call_indices).literal_placeholder:
+        return "a tool result holds the placeholder's own text"
     return None
 
 
 def kernel_cells(context: ReplayContext, form, cells: Sequence[tuple[Key, Settings]]
                  ) -> Iterator[tuple[Key, Settings, dict | None, str | None]]:
     """(key, settings, the cell's measures or None, why the loop must run it or None) of each cell."""
-    reason = refusal(context, form)
+    reason = refusal(context.prepared, form, context.summarizer)
     shared = None
     if reason is None:
         try:
@@ -43,6 +54,8 @@ def kernel_cells(context: ReplayContext, form, cells: Sequence[tuple[Key, Settin
             yield key, settings, None, reason
             continue
         try:
-            yield key, settings, measures(shared, run_cell(shared, form.settings(settings))), None
+            found = measures(shared, run_cell(shared, form.settings(settings)))
         except Outside as outside:
             yield key, settings, None, str(outside)
+            continue
+        yield key, settings, {name: found[name] for name in MEASURES}, None  # in the loop's order

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compaction.errors import CompactionError
+from compaction.kernel import refusal
 from compaction.measures.registry import MEASURES
 from compaction.measures.registry import measure as check_measure
 from compaction.measures.tradeoff import pareto_front
@@ -18,6 +19,7 @@ from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.branches import BranchCounts
 from compaction.replay.grid import SweepStore, iter_local_cells, sweep_grid
+from compaction.replay.loop import incremental_form
 from compaction.replay.options import ReplayOptions, options_from
 from compaction.replay.spread import spread_lines
 from compaction.strategies import SETTINGS_READ, Built, StepFunction, resolve
@@ -38,6 +40,8 @@ class SweepResult:
     cells: list[list[dict[str, Any]]] = field(default_factory=list)  # cells[row of y][column of x]
     replays: int = 0  # distinct replays made; the other cells had the same outcome as one of them
     cells_done: int = 0  # while a sweep streams (sweep_stream): the cells done so far
+    by_kernel: int = 0  # cells the columnar kernel computed (compaction/kernel), no replay needed
+    left_to_loop: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, column): why the loop ran it
 
     @property
     def cell_count(self) -> int:
@@ -66,6 +70,8 @@ class SweepResult:
         return {"x": {"name": self.x_name, "values": self.x_values},
                 "y": {"name": self.y_name, "values": self.y_values},
                 "measure": self.measure, "strategy": self.strategy, "replays": self.replays,
+                "by_kernel": self.by_kernel,
+                "left_to_loop": [[row, column, why] for (row, column), why in sorted(self.left_to_loop.items())],
                 "grid": self.grid(), "cells": self.cells,
                 "trade_off_front": sorted([row, column] for row, column in self.trade_off_front())}
 
@@ -113,9 +119,13 @@ def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Seque
     known = named is not None
     read = None if named is None else SETTINGS_READ.get(name) if isinstance(named, str) else named.settings_read
     executor = chosen.executor
+    # the kernel's cells take less than starting a worker's line: the workers only serve the loop
+    outside_kernel = refusal(prepared, incremental_form(step) if known else None, chosen.summarizer)
     spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
-        and max(len(x_values), len(y_values)) > 1  # _check_axis refused empty axes
-    if spread and named is not None:
+        and max(len(x_values), len(y_values)) > 1 and outside_kernel is not None  # _check_axis refused empty axes
+    if spread and named is not None and outside_kernel is not None:
+        result.left_to_loop = dict.fromkeys(((r, c) for r in range(len(y_values)) for c in range(len(x_values))),
+                                            outside_kernel)
         for done, line, replays in spread_lines(prepared, (x_name, x_values), (y_name, y_values), base, named,
                                                 chosen, cancelled):
             for row, column, cell in line:
@@ -133,5 +143,5 @@ def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Seque
             return
         result.cells[row][column] = cell
         result.cells_done += 1
-        result.replays = counts.replays
+        result.replays, result.by_kernel, result.left_to_loop = counts.replays, counts.by_kernel, counts.left_to_loop
         yield result

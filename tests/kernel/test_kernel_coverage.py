@@ -54,3 +54,18 @@ def test_the_compact_tool_and_a_literal_placeholder_are_left_to_the_loop():
 def test_a_cell_over_the_model_window_is_left_to_the_loop_the_others_are_not():
     found = reasons(generate("realistic", turns=80, seed=3), window=8_000)
     assert found == [((0, 0), False, "a call goes over the model window: reactive compaction"), ((0, 1), True, None)]
+
+
+def test_a_sweep_takes_the_kernels_cells_and_replays_the_others_with_the_reason():
+    from compaction.replay.grid import cell_measures
+    from compaction.replay.loop import replay
+    from compaction.replay.sweep import sweep
+
+    session = generate("realistic", turns=80, seed=3)
+    result = sweep(session, ("context_limit", [5_000, 10 ** 8]), ("keep_recent", [1]), model_window_tokens=3_000)
+    assert result.by_kernel == 1 and result.replays == 1
+    assert result.left_to_loop == {(0, 1): "a call goes over the model window: reactive compaction"}
+    for column in (0, 1):
+        alone = replay(session, result.settings_at(0, column), model_window_tokens=3_000, keep_histories=False)
+        assert result.cells[0][column] == cell_measures(alone)
+    assert result.as_dict()["left_to_loop"] == [[0, 1, "a call goes over the model window: reactive compaction"]]
