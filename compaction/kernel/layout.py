@@ -97,3 +97,12 @@ class Arithmetic:
         else:
             joined, frontier = layout.tail + position - layout.head - 1, layout.frontier
         return versions.message(joined, versions.placeholdered(joined, frontier))
+
+    def items(self, layout: Layout) -> list[dict]:
+        """Every message of the history `layout` sends (a PRE or SNIPPED layout), as `item` gives each."""
+        versions = self.versions
+        found = [] if layout.summary is None else [layout.summary.message]
+        if layout.kind == PRE:
+            return found + versions.run(layout.start, layout.end, layout.frontier)
+        return (found + versions.run(layout.start, layout.start + layout.head, layout.head_frontier)
+                + [versions.marker(layout.marker)] + versions.run(layout.tail, layout.end, layout.frontier))

@@ -43,7 +43,7 @@ class Summaries:
         found = self._known.get(key)
         if found is not None and not self.writes:
             return found
-        messages = [self.arithmetic.item(layout, position) for position in range(layout.count)]
+        messages = self.arithmetic.items(layout)
         if self.writes:
             self.store.save_transcript(messages)
         if found is None:

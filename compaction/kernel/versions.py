@@ -19,37 +19,47 @@ class Versions:
     def __init__(self, prepared: History, columns: Columns, persisted: Persisted, placeholders: Placeholders):
         self.originals, self.columns = prepared.originals, columns
         self.persisted, self.placeholders = persisted, placeholders
+        # read call after call for every message a summary or a cache comparison builds: plain lists
+        self._before, self._joined = columns.blocks_before.tolist(), columns.joined.tolist()
+        self._long_sums, self._long = placeholders.long_sums.tolist(), placeholders.long.tolist()
+        self._where = columns.block_position.tolist()
         self._made: dict[tuple[int, int], dict] = {}
         self._markers: dict[int, dict] = {}
 
     def placeholdered(self, position: int, frontier: int) -> int:
         """How many of the message's long results are placeholders while L2's frontier is `frontier`."""
-        before = self.columns.blocks_before
-        low, high = int(before[position]), int(before[position + 1])
+        low = self._before[position]
         if frontier <= low:
             return 0
-        sums = self.placeholders.long_sums
-        return int(sums[min(frontier, high)] - sums[low])
+        high = self._before[position + 1]
+        sums = self._long_sums
+        return sums[frontier if frontier < high else high] - sums[low]
 
     def message(self, position: int, replaced: int = 0) -> dict:
         """The joined message at `position` as L3 left it, its first `replaced` long results placeholders."""
-        base = self.persisted.messages.get(position)
-        if base is None:
-            base = self.originals[int(self.columns.joined[position])]
         if not replaced:
-            return base
+            base = self.persisted.messages.get(position)
+            return self.originals[self._joined[position]] if base is None else base
         key = (position, replaced)
         found = self._made.get(key)
         if found is None:
-            low = int(self.columns.blocks_before[position])
-            high = int(self.columns.blocks_before[position + 1])
-            long, where = self.placeholders.long, self.columns.block_position
+            base = self.message(position)
+            long, where = self._long, self._where
             content = list(base["content"])
-            for rank in [r for r in range(low, high) if long[r]][:replaced]:
-                j = int(where[rank])
+            for rank in [r for r in range(self._before[position], self._before[position + 1]) if long[r]][:replaced]:
+                j = where[rank]
                 content[j] = {**content[j], "content": PLACEHOLDER}
             found = self._made[key] = {**base, "content": content}
         return found
+
+    def run(self, start: int, end: int, frontier: int) -> list[dict]:
+        """The joined messages start..end-1 while L2's frontier is `frontier` (as `message` gives each)."""
+        before = self._before
+        if frontier <= before[start]:  # no placeholder among them
+            made = self.persisted.messages
+            originals, joined = self.originals, self._joined
+            return [made.get(k) or originals[joined[k]] for k in range(start, end)]
+        return [self.message(k, self.placeholdered(k, frontier)) for k in range(start, end)]
 
     def marker(self, count: int) -> dict:
         found = self._markers.get(count)
