@@ -7,17 +7,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from compaction.kernel.artifacts import artifact_places, retention
 from compaction.kernel.columns import Columns, columns_of
 from compaction.kernel.facts import Facts, facts_of
 from compaction.kernel.layout import Arithmetic
-from compaction.kernel.loss import Gone, blind_counts, gone_of, kept_in_preview, retention, whole_output
+from compaction.kernel.loss import Gone, blind_counts, gone_of, kept_in_preview, made_texts, whole_output
 from compaction.kernel.persisted import Outside, Persisted, Placeholders, persisted_of
 from compaction.kernel.priced import Priced, priced
 from compaction.kernel.references import References, references_of
 from compaction.kernel.summaries import Summaries
 from compaction.kernel.versions import Versions
 from compaction.kernel.walk import Walk, walk
-from compaction.measures.meter import conversation_artifacts, term_index
 from compaction.model.settings import Settings
 from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
@@ -109,9 +109,11 @@ def artifact_share(shared: Shared, cell: Cell) -> float | None:
     context = shared.context
     if not context.call_indices:
         return None
-    found = conversation_artifacts(context.prepared, context.call_indices[-1])
-    return retention(cell.walk, cell.gone, shared.columns, cell.variant.persisted, found,
-                     term_index(context.prepared), context.prepared.originals)
+    if not cell.walk.count:
+        return None
+    places = artifact_places(context.prepared, shared.columns, context.call_indices[-1])
+    last = len(cell.walk.count) - 1
+    return retention(places, cell.gone, shared.columns, cell.variant.persisted, last, made_texts(cell.walk, last))
 
 
 def output_chars(shared: Shared) -> int:

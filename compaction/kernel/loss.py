@@ -13,7 +13,6 @@ from compaction.kernel.persisted import Persisted, Placeholders
 from compaction.kernel.references import References
 from compaction.kernel.walk import Walk
 from compaction.measures.terms import block_text
-from compaction.model.markers import PLACEHOLDER
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,7 +43,7 @@ def kept_in_preview(references: References, persisted: Persisted, columns: Colum
     return found
 
 
-def _made_texts(walk: Walk, call: int) -> list[str]:
+def made_texts(walk: Walk, call: int) -> list[str]:
     summary, marker = walk.made[call]
     texts = [] if summary is None else [summary.content]
     return texts + [f"[snipped {marker} messages]"] if marker else texts
@@ -65,23 +64,27 @@ def blind_counts(walk: Walk, gone: Gone, references: References, kept: np.ndarra
     pair_call = references.pair_call
     held = running[references.pair_latest] - references.pair_term * lift > pair_call
     phrased = references.in_placeholder[references.pair_term]
-    unheld = np.flatnonzero(~held | phrased).tolist()
+    unheld = np.flatnonzero(~held | phrased)
     blind: list[list[str]] = [[] for _ in range(calls)] if terms else []
     counts = np.zeros(calls, dtype=np.int64)
-    texts_of: dict[int, list[str]] = {}
-    for pair in unheld:
-        call = int(pair_call[pair])
-        term = references.terms[int(references.pair_term[pair])]
-        if held[pair] or (phrased[pair] and _held_by_placeholder(references, gone, kept, pair, call)):
+    words, made, found_in = references.terms, walk.made, references.found_in
+    for pair, call, term, is_held, is_phrased in zip(unheld.tolist(), pair_call[unheld].tolist(),
+                                                     references.pair_term[unheld].tolist(), held[unheld].tolist(),
+                                                     phrased[unheld].tolist(), strict=True):
+        if is_held or (is_phrased and _held_by_placeholder(references, gone, kept, pair, call)):
             continue
-        texts = texts_of.get(call)
-        if texts is None:
-            texts = texts_of[call] = _made_texts(walk, call)
-        if any(term in text for text in texts):
+        summary, marker = made[call]
+        # the texts the layers made that this call sends (its summary, its snip marker) may hold the term
+        key = (None if summary is None else summary.content, marker, term)
+        inside = found_in.get(key)
+        if inside is None:
+            word = words[term]
+            inside = found_in[key] = any(word in text for text in made_texts(walk, call))
+        if inside:
             continue
         counts[call] += 1
         if terms:
-            blind[call].append(term)
+            blind[call].append(words[term])
     return (counts, [tuple(sorted(found)) for found in blind]) if terms else counts
 
 
@@ -97,39 +100,6 @@ def _held_by_placeholder(references: References, gone: Gone, kept: np.ndarray, p
             return True
         place -= 1
     return False
-
-
-def retention(walk: Walk, gone: Gone, columns: Columns, persisted: Persisted, artifacts: list, index,
-              originals: list) -> float | None:
-    """Share of the artifacts still sent at the last call (measures/loss.py artifact_retention)."""
-    if not artifacts or not walk.count:
-        return None
-    call = len(walk.count) - 1
-    joined_of = {int(origin): k for k, origin in enumerate(columns.joined.tolist())}
-    ranks = {(int(columns.joined[k]), j): r for r, (k, j) in
-             enumerate(zip(columns.block_message.tolist(), columns.block_position.tolist(), strict=True))}
-    texts = _made_texts(walk, call)
-    kept = 0
-    for artifact in artifacts:
-        places = [artifact.place, *index.earlier(artifact.text, 10 ** 12)]
-        kept += any(_sent(artifact.text, origin, block, call, gone, joined_of, ranks, columns, persisted)
-                    for origin, block in places) or any(artifact.text in text for text in texts)
-    return kept / len(artifacts)
-
-
-def _sent(text: str, origin: int, block: int, call: int, gone: Gone, joined_of: dict, ranks: dict,
-          columns: Columns, persisted: Persisted) -> bool:
-    k = joined_of.get(origin)
-    if k is None or columns.join_call[k] > call or gone.message[k] <= call:
-        return False
-    rank = ranks.get((origin, block))
-    if rank is None:
-        return True
-    if gone.result[rank] <= call:
-        return text in PLACEHOLDER
-    if not persisted.block_saved[rank]:
-        return True
-    return text in block_text(persisted.messages[k]["content"][block])
 
 
 def whole_output(walk: Walk, gone: Gone, columns: Columns, persisted: Persisted) -> int:

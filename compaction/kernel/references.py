@@ -8,7 +8,7 @@ preview). A cell gives each place the first call at which it is gone; the latest
 places so far says whether it is still there.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,6 +30,9 @@ class References:
     pair_term: np.ndarray
     pair_latest: np.ndarray  # the place of the term's latest occurrence before the response
     in_placeholder: np.ndarray  # per term: the placeholder's own text holds it
+    # (summary text, marker count, term) -> the summary or the snip marker holds the term: a sweep's cells
+    # send the same summaries at many calls
+    found_in: dict = field(default_factory=dict)
 
 
 def references_of(prepared: History, columns: Columns, call_indices: list[int]) -> References:
