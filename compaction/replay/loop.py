@@ -36,12 +36,13 @@ def incremental_form(step):
 
 
 def replay(conversation, settings: Settings | None = None, *, store: OutputStore | None = None,
-           summarizer: Summarizer | None = None, model_window_tokens: int = MODEL_WINDOW_TOKENS,
+           summarizer: Summarizer | None = None, model_window_tokens: int | None = None,
            strategy: "str | StepFunction" = "pipeline", keep_histories: bool = True,
            prices: Prices | None = None, plain: bool = False, from_log: bool = True) -> ReplayResult:
     """Replay a conversation (message list, Conversation or prepared History) through the agent loop.
 
-    Nothing passed in is changed. `keep_histories=False` drops the per-call histories (sweeps). Each
+    `model_window_tokens` None is the log's own window (its model's: measures/windows.py); a number overrides
+    it. Nothing passed in is changed. `keep_histories=False` drops the per-call histories (sweeps). Each
     call is measured (measures/meter.py): what the log recorded, cache reads and writes, cost, blind
     references; artifact retention at the end. `prices` None prices each call as the log says (its
     model's row of the price table); given, every call is priced at them. A Conversation brings the usage
