@@ -228,7 +228,8 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
         recorded = Recorded(conversation.usage, conversation.timestamps,
                             conversation.metadata.get("compact_boundaries") or [],
                             conversation.metadata.get("agent_version"),
-                            frozenset(conversation.metadata.get("compact_summary_indices") or ()))
+                            frozenset(conversation.metadata.get("compact_summary_indices") or ()),
+                            conversation.metadata)
         if conversation.has_usage:
             calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
     prepared = Prepared(messages, sizes, ToolNames(messages), ResultBlocks(messages), overhead,

@@ -29,6 +29,9 @@ class Recorded:
     agent_version: str | None = None  # e.g. "2.1.41", the agent's version when the log says
     # messages the agent wrote only because it compacted (its own summaries): no uncompacted history has them
     agent_summaries: frozenset = frozenset()
+    # the importer's facts about the log (Conversation.metadata), read-only: what an agent's preset reads of
+    # its own log (the window and limit it names, sizes it recorded)
+    metadata: dict = field(default_factory=dict)
 
 
 NOTHING_RECORDED = Recorded()

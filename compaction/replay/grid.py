@@ -96,7 +96,7 @@ def _reusable(candidates: list[ReplayResult], settings: Settings) -> ReplayResul
 
 
 def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
-                reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int, prices: Prices | None,
+                reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int | None, prices: Prices | None,
                 progress: Callable[[int, int], None] | None = None) -> tuple[list[list[dict]], int]:
     """(cells[row][column], replays made) of `grid`. `read`: the settings the strategy reads (None: any);
     `reuse` False replays every cell (a caller's own step function may read CONTEXT_LIMIT unannounced)."""
@@ -112,7 +112,7 @@ def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunctio
 
 
 def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
-                     reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int,
+                     reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int | None,
                      prices: Prices | None, counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """(row, column, cell) of each cell of `grid` as it is done. A strategy with an incremental form runs
     its cells as branches that split where they first differ (branches.py); the others replay each cell,

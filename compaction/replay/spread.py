@@ -75,7 +75,7 @@ def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
 
 
 def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[int]], along: str,
-               base: Settings, strategy: "str | tuple[str, dict]", window: int,
+               base: Settings, strategy: "str | tuple[str, dict]", window: int | None,
                prices: Prices | None) -> tuple[list[dict], int]:
     """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
     many replays they took."""
@@ -89,7 +89,7 @@ def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[
 
 
 def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
-                 strategy: "str | Built", window: int, prices: Prices | None, executor,
+                 strategy: "str | Built", window: int | None, prices: Prices | None, executor,
                  cancelled: Callable[[], bool] | None = None) -> Iterator[tuple[int, list, int]]:
     """(cells done so far, [(row, column, cell)] of one line, its replays) as each task finishes."""
     by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared

@@ -19,7 +19,6 @@ from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.branches import BranchCounts
 from compaction.replay.grid import SweepStore, iter_local_cells, sweep_grid
-from compaction.replay.records import MODEL_WINDOW_TOKENS
 from compaction.replay.spread import spread_lines
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import SETTINGS_READ, Built, StepFunction, resolve
@@ -75,7 +74,7 @@ class SweepResult:
 def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]],
           base_settings: Settings | None = None, measure: str = "peak_tokens",
           progress: Callable[[int, int], None] | None = None, strategy: "str | StepFunction" = "pipeline",
-          model_window_tokens: int = MODEL_WINDOW_TOKENS, summarizer: Summarizer | None = None,
+          model_window_tokens: int | None = None, summarizer: Summarizer | None = None,
           store: OutputStore | None = None, prices: Prices | None = None, executor=None,
           cancelled: Callable[[], bool] | None = None) -> SweepResult:
     """Replay `conversation` for every (x, y) pair of settings; `progress(done, total)` after each cell.
@@ -97,7 +96,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
 
 def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]],
                  base_settings: Settings | None = None, measure: str = "peak_tokens",
-                 strategy: "str | StepFunction" = "pipeline", model_window_tokens: int = MODEL_WINDOW_TOKENS,
+                 strategy: "str | StepFunction" = "pipeline", model_window_tokens: int | None = None,
                  summarizer: Summarizer | None = None, store: OutputStore | None = None, prices: Prices | None = None,
                  executor=None, cancelled: Callable[[], bool] | None = None) -> Iterator[SweepResult]:
     """The sweep of `sweep`, cell by cell: the same SweepResult is yielded each time cells are done (one

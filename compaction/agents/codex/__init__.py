@@ -12,6 +12,7 @@ from compaction.importers.formats import Format
 from compaction.live.formats import LiveFormat
 from compaction.live.rules import KEEP_PERSON, RuleForm
 from compaction.live.session import CHARS_PER_TOKEN, Compaction, LiveSession
+from compaction.measures.windows import rows
 
 NAME, TITLE = "codex", "Codex CLI"
 FOLDERS = ("sessions", "archived_sessions")  # under ~/.codex
@@ -54,4 +55,9 @@ AGENT = Agent(
                 aliases=("codex-toml", "toml")),),
     homes=(Home(TITLE, (".codex", "sessions"), ("rollout-*.jsonl",), _project),),
     summary_prefixes=(SUMMARY_PREFIX,),
+    # Codex's model metadata gives the GPT-5 family 272,000 tokens (its rollouts report 95 % of it, 258,400)
+    windows=rows("gpt-5 gpt-5-codex gpt-5-mini gpt-5-nano gpt-5.1 gpt-5.1-codex gpt-5.1-codex-mini gpt-5.2 "
+                 "gpt-5.2-codex gpt-5.3-codex gpt-5.4 gpt-5.4-mini gpt-5.4-nano", preset.CONTEXT_WINDOW,
+                 "openai/codex: codex-rs model metadata (context_window 272,000 for the GPT-5 family; rollouts "
+                 "report 95 % of it, 258,400, as model_context_window)"),
 )

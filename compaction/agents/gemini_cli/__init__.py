@@ -14,9 +14,11 @@ from compaction.importers.formats import Format
 from compaction.live.formats import LiveFormat
 from compaction.live.rules import KEEP_NEWEST, RuleForm
 from compaction.live.session import LiveSession
+from compaction.measures.windows import rows
 from compaction.model.conversation import Conversation
 
 NAME, TITLE = log.FORMAT, "Gemini CLI"
+_LIMITS = "google-gemini/gemini-cli: packages/core/src/core/tokenLimits.ts"
 
 
 def _threshold(values: dict, _session: LiveSession) -> tuple[int, str]:
@@ -61,5 +63,9 @@ AGENT = Agent(
                 export_form.STRATEGIES, export_form.render, aliases=("gemini",)),),
     homes=(Home(TITLE, (".gemini", "tmp"), ("session-*.json", "session-*.jsonl"), _project),),
     summary_prefixes=(SUMMARY_PREFIX,),
+    # tokenLimit(model) of gemini-cli: every Gemini 2.5 and 3 model 1,048,576, Gemma 4 256,000
+    windows=(*rows("gemini-2.5-pro gemini-2.5-flash gemini-2.5-flash-lite gemini-3-pro gemini-3-flash "
+                   "gemini-3.1-pro", log.TOKEN_LIMIT, _LIMITS + " (DEFAULT_TOKEN_LIMIT = 1_048_576)"),
+             *rows("gemma-4", log.GEMMA_TOKEN_LIMIT, _LIMITS + " (GEMMA_4_TOKEN_LIMIT = 256_000)")),
     subagents=(SubagentRule(NAME, lambda _relative: None, _subagent_by_log),),
 )
