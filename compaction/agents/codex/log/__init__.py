@@ -61,6 +61,8 @@ def _metadata(session: Session, out: Assembled, tokens: TokenCounts) -> dict:
         "responses_without_usage": responses - with_usage if tokens.calls else responses,
         "reasoning_items": out.counts.get("reasoning_items", 0),
         "reasoning_encrypted": out.counts.get("reasoning_encrypted", 0),
+        "reasoning_estimates": out.reasoning,
+        "truncation_policy": out.truncation_policy,
         "developer_messages": out.counts.get("developer_messages", 0),
         "ghost_snapshots": out.counts.get("ghost_snapshots", 0),
         "aborted_calls": out.counts.get("aborted_calls", 0),
