@@ -58,7 +58,7 @@ def test_a_strategy_without_a_rule_is_refused_by_name(followed):
     with pytest.raises(SettingsError, match="knows the rules of claude-code, codex, gemini-cli, anthropic-compact"):
         rule_for("pipeline", {}, followed.session)
     with pytest.raises(SettingsError, match="codex: window_tokens"):
-        Follower(followed.path, what_if="codex", what_if_params={"window_tokens": 5})
+        Follower(followed.path, what_if="codex", what_if_params={"window_tokens": -5})
 
 
 def test_before_any_call_there_is_nothing_to_forecast(tmp_path):

@@ -5,15 +5,15 @@ auto-compact limit, the whole history is replaced by the person's recent message
 from compaction.agents.codex.log.compaction import USER_MESSAGE_BUDGET, approx_tokens, cut_to_tokens
 from compaction.agents.codex.log.items import INJECTED
 from compaction.agents.codex.markers import SUMMARY_PREFIX
-from compaction.agents.codex.usage_rule import codex_count, sent_by_the_agent
+from compaction.agents.codex.usage_rule import codex_count
 from compaction.layers.summary import summarize_into
-from compaction.measures.windows import log_window
-from compaction.model.calibration import recorded_context
+from compaction.measures.windows import NAMED_KEY
 from compaction.model.events import SummaryEvent
 from compaction.model.history import History
 from compaction.model.markers import is_summary
 from compaction.model.messages import blocks
 from compaction.model.sizes import message_size
+from compaction.strategies.agent_sent import recorded_tokens, sent_by_the_agent, upcoming_call
 from compaction.strategies.as_recorded import LOG_SUMMARIZER
 from compaction.strategies.base import Step
 from compaction.strategies.params import Param
@@ -40,9 +40,10 @@ def auto_compact_limit(params: dict, window: int | None = None) -> int:
 
 
 def log_window_tokens(history: History) -> int:
-    """The window the log names, else its model's (measures/windows.py)."""
-    return history.shared_value("codex_log_window", lambda: log_window(history.recorded.usage,
-                                                                       history.recorded.metadata).tokens)
+    """The window the log names (a rollout's model_context_window), else Codex's own for a model its model
+    info does not list: 272,000 (rollouts of kimi-k2.5 and mistral report 258,400, 95 % of it)."""
+    named = history.recorded.metadata.get(NAMED_KEY)
+    return named if isinstance(named, int) and not isinstance(named, bool) and named > 0 else CONTEXT_WINDOW
 
 
 def user_texts(history: History) -> tuple[list[str], list[str]]:
@@ -79,19 +80,15 @@ def newest_within(texts: list[str], budget: int) -> list[str]:
 def log_new_start(history: History) -> tuple[int, int] | None:
     """(its index, the call's index) when the log compacted right before the call about to be sent: between
     the newest response of `history` and that call lies the new start Codex sent instead of the history."""
-    newest = next((origin for origin, message in zip(reversed(history.origins), reversed(history.messages),
-                                                    strict=True) if origin is not None), None)
-    if newest is None:
+    call = upcoming_call(history)
+    if call is None:
         return None
+    newest = next(origin for origin in reversed(history.origins) if origin is not None)
     summaries = history.recorded.agent_summaries
-    upcoming = newest + 1
-    while upcoming in summaries:
-        upcoming += 1
     for boundary in history.recorded.boundaries:
         index = boundary.get("index") if isinstance(boundary, dict) else None
-        if isinstance(index, int) and boundary.get("new_start") and index in summaries \
-                and newest < index <= upcoming and not any(o is not None and o >= index for o in history.origins):
-            return index, upcoming
+        if isinstance(index, int) and boundary.get("new_start") and index in summaries and newest < index <= call:
+            return index, call
     return None
 
 
@@ -100,15 +97,12 @@ def as_the_agent_sent(history: History) -> History:
     log's own compaction, which this preset carried on with, the replay no longer knows it)."""
     if history.known_tokens is not None or not history.messages or history.origins[-1] is None:
         return history
-    newest = history.origins[-1]
-    call = newest + 1
-    while call in history.recorded.agent_summaries:
-        call += 1
+    newest, call = history.origins[-1], upcoming_call(history)
     compacted = any(isinstance(b, dict) and isinstance(b.get("index"), int) and newest < b["index"] <= call
                     for b in history.recorded.boundaries)  # the agent sent its new start instead
-    usage = history.recorded.usage
-    if not compacted and call < len(usage) and usage[call] and sent_by_the_agent(history, len(history.messages) - 1):
-        return history.knowing(recorded_context(usage[call]))
+    tokens = recorded_tokens(history, call)
+    if not compacted and tokens is not None and sent_by_the_agent(history, len(history.messages) - 1):
+        return history.knowing(tokens)
     return history
 
 
@@ -117,8 +111,8 @@ def _with_log_start(history: History, start: int, call: int) -> History:
     place of the history, with the tokens the log recorded for the call when it did."""
     message = history.originals[start]
     sent = history.derive([message], [history.prepared.sizes[start]], [start])
-    usage = history.recorded.usage
-    return sent.knowing(recorded_context(usage[call])) if call < len(usage) and usage[call] else sent
+    tokens = recorded_tokens(history, call)
+    return sent.knowing(tokens) if tokens is not None else sent
 
 
 def _codex(params: dict):
@@ -155,7 +149,7 @@ CODEX = StrategySpec(
                 "the person's newest messages (up to 20,000 tokens) and a summary.",
     params=(
         Param("window_tokens", 0, "int", "The model's context window (0: the one the log names, as Codex's "
-              "model_context_window, else its model's; 272,000 for the GPT-5 family).", "tokens", 0, 10_000_000),
+              "model_context_window, else Codex's 272,000).", "tokens", 0, 10_000_000),
         Param("auto_compact_token_limit", 0, "int", "config.toml's model_auto_compact_token_limit (0: not set); "
               "the limit is the smaller of it and 90 % of the window.", "tokens", 0, 10_000_000),
         Param("user_message_budget_tokens", USER_MESSAGE_BUDGET, "int", "The person's newest messages kept after a "

@@ -23,6 +23,7 @@ from compaction.agents.codex.markers import SUMMARY_PREFIX
 from compaction.model.calibration import recorded_context
 from compaction.model.history import History
 from compaction.model.messages import blocks
+from compaction.strategies.agent_sent import sent_by_the_agent
 
 IMAGE_BYTES = 7_373  # history.rs: RESIZED_IMAGE_BYTES_ESTIMATE, an inline image's estimate
 SERIALISATION_BUDGET = 1.2  # history.rs process_item: policy * 1.2 for a recorded tool output
@@ -114,25 +115,6 @@ def reasoning_tokens(history: History, before: int) -> int:
     return sum(estimates.get(origin, 0) for origin, message in zip(history.origins[:before], history.messages[:before],
                                                                    strict=True)
                if origin is not None and message.get("role") == "assistant")
-
-
-def sent_by_the_agent(history: History, position: int) -> bool:
-    """Whether messages[:position + 1] are what the agent itself had when it made the call at `position`: the
-    log's messages unchanged, in order, from the start or from the log's latest compaction before it (its new
-    start first), leaving out the agent's other summaries."""
-    if history.known_tokens is not None:  # the replay knows this very history is the agent's
-        return True
-    origins, messages, originals = history.origins, history.messages, history.prepared.messages
-    last = origins[position]
-    if last is None:
-        return False
-    starts = [b["index"] for b in history.recorded.boundaries if isinstance(b, dict) and isinstance(b.get("index"), int)
-              and b["index"] <= last]
-    start = max(starts, default=0)
-    summaries = history.recorded.agent_summaries
-    expected = [i for i in range(start, last + 1) if i == start or i not in summaries]
-    return origins[:position + 1] == expected and all(
-        messages[p] is originals[origins[p]] for p in range(position + 1))
 
 
 def last_response_total(history: History, position: int) -> int:
