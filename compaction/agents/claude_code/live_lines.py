@@ -3,7 +3,8 @@
 Every API call is an assistant response with its `usage`; one response is written over several lines
 (one content block each) sharing `message.id` (or `requestId`), the last of them with the final output
 count, and the results of its tool calls may be written between them. So a call is the first line of a
-new id, and the later lines of that id update it. The calls are counted in the order they were made,
+new id, and the later lines of that id update it. Lines with no id are grouped as the importer groups
+them: one response while no other line of the conversation comes between them. The calls are counted in the order they were made,
 whichever branch of the session tree they are on: a rewound branch was paid for too. Left out, as the
 importer leaves them: subagent lines inside the file (`isSidechain`; in a subagent's own file, whose
 first message is a sidechain, they are the session), and `<synthetic>` responses, which Claude Code
@@ -46,6 +47,9 @@ class ClaudeCodeLines:
         self._version: str | None = None
         self._session: str | None = None
         self._subagent: bool | None = None  # decided by the first message line
+        self._after_response = False  # the last message line was a response's: a line with no id goes on with it
+        self._open_key: str | None = None  # the id of the response being written
+        self._calls = 0
 
     def read(self, number: int, line: dict) -> list[Event]:
         if self._subagent is None and line.get("type") in MESSAGE_TYPES:
@@ -62,12 +66,14 @@ class ClaudeCodeLines:
             trigger = info.get("trigger") if isinstance(info.get("trigger"), str) else None
             found.append(CompactionSeen(number, trigger, _number(info.get("preTokens")),
                                         _number(info.get("postTokens")), time))
+            self._after_response = False  # the history starts afresh
         elif kind == "system" and line.get("subtype") == "microcompact_boundary":
             info = line.get("microcompactMetadata") if isinstance(line.get("microcompactMetadata"), dict) else {}
             saved = _number(info.get("tokensSaved"))
             found.append(Note(number, "Claude Code cleared old tool results here (microcompact"
                               + (f", {saved:,} tokens saved)" if saved else ")"), "microcompact"))
         elif kind == "user" and message is not None:
+            self._after_response = False  # a line of the person or of results: the response is over
             content = message.get("content")
             if line.get("isCompactSummary") is True:
                 found.append(SummarySeen(content_chars(content)))
@@ -79,14 +85,24 @@ class ClaudeCodeLines:
 
     def _response(self, number: int, line: dict, message: dict, time: str | None) -> list[Event]:
         usage = from_anthropic(message.get("usage"), message.get("model"))
-        if usage is None:  # no usage, all zero, or <synthetic>: no model call
-            return []
         key = message.get("id") if isinstance(message.get("id"), str) and message["id"] else None
         key = key or (line.get("requestId") if isinstance(line.get("requestId"), str) else None)
+        # as the importer groups them (log/assemble.py): lines with no id are one response while nothing
+        # else comes between them
+        same = self._after_response and (key is None or self._open_key is None or key == self._open_key)
+        self._after_response = True
+        if usage is None:  # no usage, all zero, or <synthetic>: no model call
+            return []
         if key is not None and key in self._recent:
+            self._open_key = key
             return [CallGrew(usage)] if key == self._recent[-1] else []
         if key is not None:
             self._recent.append(key)
+            self._open_key = key
+        if same and self._calls:
+            return [CallGrew(usage)]
+        self._open_key = key
+        self._calls += 1
         return [CallSeen(number, usage, time)]
 
     def _facts(self, line: dict) -> list[Event]:
