@@ -122,3 +122,33 @@ def test_lines_without_ids_are_grouped_into_responses_as_the_importer_groups_the
     assert [call.output for call in follower.session.calls] == [71, 9]  # the response's last line counts
     imported = load_conversation(path)
     assert [u["output_tokens"] for u in imported.usage if u] == [71, 9]
+
+
+def test_the_files_read_written_and_edited_are_followed_by_size(tmp_path):
+    """Read's result is the file as read; a Write's file is what it wrote; an Edit's result is a snippet, so its
+    file is the one last read; a failed Read is no file."""
+    def call(uuid, message_id, name, tool_id, given):
+        return line(type="assistant", uuid=uuid, message={
+            "id": message_id, "type": "message", "role": "assistant", "model": "claude-opus-4-5",
+            "usage": {"input_tokens": 3, "cache_creation_input_tokens": 100, "cache_read_input_tokens": 20_000,
+                      "output_tokens": 20},
+            "content": [{"type": "tool_use", "id": tool_id, "name": name, "input": given}]})
+
+    def result(uuid, tool_id, content, error=False):
+        return line(type="user", uuid=uuid, message={"role": "user", "content": [
+            {"tool_use_id": tool_id, "type": "tool_result", "content": content, "is_error": error}]})
+    path = tmp_path / "9d1c.jsonl"
+    path.write_text("\n".join((
+        line(type="user", uuid="u1", message={"role": "user", "content": "tidy the invoice module"}),
+        call("a1", "msg_1", "Read", "toolu_1", {"file_path": "/app/invoice.py"}),
+        result("r1", "toolu_1", "     1\tdef total(lines):\n" * 100),
+        call("a2", "msg_2", "Write", "toolu_2", {"file_path": "/app/notes.md", "content": "x" * 1_234}),
+        result("r2", "toolu_2", "File created successfully at: /app/notes.md"),
+        call("a3", "msg_3", "Edit", "toolu_3", {"file_path": "/app/invoice.py", "old_string": "a", "new_string": "b"}),
+        result("r3", "toolu_3", "The file /app/invoice.py has been updated. Here's the result of running `cat -n`"),
+        call("a4", "msg_4", "Read", "toolu_4", {"file_path": "/app/missing.py"}),
+        result("r4", "toolu_4", "File does not exist.", error=True),
+    )) + "\n")
+    follower, _ = follow(path)
+    read = len("     1\tdef total(lines):\n" * 100)
+    assert list(follower.session.files.items()) == [("/app/notes.md", 1_234), ("/app/invoice.py", read)]

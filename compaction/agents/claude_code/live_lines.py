@@ -20,12 +20,23 @@ from typing import Any
 from compaction.agents.claude_code.log.records import KNOWN_OTHER_TYPES
 from compaction.importers.checks import only_tool_results
 from compaction.importers.usage import from_anthropic
-from compaction.live.events import CallGrew, CallSeen, CompactionSeen, Event, Fact, Note, SummarySeen, Written
+from compaction.live.events import (
+    CallGrew,
+    CallSeen,
+    CompactionSeen,
+    Event,
+    Fact,
+    FileRead,
+    Note,
+    SummarySeen,
+    Written,
+)
 from compaction.model.messages import content_chars
 
 FORMAT = "claude-code"
 MESSAGE_TYPES = ("user", "assistant")
 RECENT_IDS = 8  # a response's lines come before the next response's: a few ids suffice to tell them apart
+FILE_TOOLS = ("Read", "Write", "Edit", "MultiEdit")  # the calls whose files Claude Code may attach again
 
 
 def looks_like(value: dict) -> bool:
@@ -50,6 +61,8 @@ class ClaudeCodeLines:
         self._after_response = False  # the last message line was a response's: a line with no id goes on with it
         self._open_key: str | None = None  # the id of the response being written
         self._calls = 0
+        self._reads: dict[str, tuple] = {}  # file calls waiting for their result: id -> (path, tool, chars written)
+        self._sizes: dict[str, int] = {}  # the characters of each file as last read or written
 
     def read(self, number: int, line: dict) -> list[Event]:
         if self._subagent is None and line.get("type") in MESSAGE_TYPES:
@@ -79,8 +92,44 @@ class ClaudeCodeLines:
                 found.append(SummarySeen(content_chars(content)))
             else:
                 found.append(Written(content_chars(content), person=not only_tool_results(content)))
+                found.extend(self._files_read(content))
         elif kind == "assistant" and message is not None:
+            self._reads_asked(message.get("content"))
             found.extend(self._response(number, line, message, time))
+        return found
+
+    def _reads_asked(self, content: Any) -> None:
+        """The calls of a response that read or change a file, by id, until their results come (Claude Code
+        attaches the files read or edited last again after a compaction)."""
+        for block in content if isinstance(content, list) else ():
+            if not (isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") in FILE_TOOLS):
+                continue
+            given = block.get("input") if isinstance(block.get("input"), dict) else {}
+            path = given.get("file_path")
+            if isinstance(path, str) and isinstance(block.get("id"), str):
+                # a Write's file is what it wrote; an Edit's, the file as last read (its result is a snippet)
+                written = len(given["content"]) if block["name"] == "Write" and isinstance(given.get("content"), str) \
+                    else None
+                self._reads[block["id"]] = (path, block["name"], written)
+                while len(self._reads) > RECENT_IDS * 4:
+                    self._reads.pop(next(iter(self._reads)))
+
+    def _files_read(self, content: Any) -> list[Event]:
+        found: list[Event] = []
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool_result" and not block.get("is_error"):
+                asked = self._reads.pop(block.get("tool_use_id"), None)
+                if asked is None:
+                    continue
+                path, tool, written = asked
+                chars = content_chars(block.get("content", "")) if tool == "Read" else written
+                if chars is None:
+                    chars = self._sizes.get(path)
+                if chars is not None:
+                    self._sizes[path] = chars
+                    while len(self._sizes) > RECENT_IDS * 16:
+                        self._sizes.pop(next(iter(self._sizes)))
+                    found.append(FileRead(path, chars))
         return found
 
     def _response(self, number: int, line: dict, message: dict, time: str | None) -> list[Event]:

@@ -3,7 +3,7 @@ model_auto_compact_token_limit, keeping the person's newest messages), its forec
 as the export form (export_form.py), where it keeps its rollouts and its summary's words."""
 
 from compaction.agents.base import Agent
-from compaction.agents.codex import export_form, live_lines, log, preset
+from compaction.agents.codex import export_form, live_kept, live_lines, log, preset
 from compaction.agents.codex.log.records import ENVELOPE_TYPES
 from compaction.agents.codex.markers import SUMMARY_PREFIX
 from compaction.corpus.homes import Home, folder_before
@@ -18,8 +18,10 @@ NAME, TITLE = "codex", "Codex CLI"
 FOLDERS = ("sessions", "archived_sessions")  # under ~/.codex
 
 
-def _threshold(values: dict, _session: LiveSession) -> tuple[int, str]:
-    return preset.auto_compact_limit(values), TITLE
+def _threshold(values: dict, session: LiveSession) -> tuple[int, str]:
+    """At the window the rollout reports (its model_context_window, 95 % of the model's), else Codex's own."""
+    named = log.model_window(session.facts.get("window")).get("model_window_tokens")
+    return preset.auto_compact_limit(values, named), TITLE
 
 
 def _summary_from_log(last: Compaction, _session: LiveSession) -> tuple[int, str] | None:
@@ -47,9 +49,10 @@ AGENT = Agent(
     # The summary's size when the log has not shown one: the median encrypted summary of five real
     # compactions (7,012 characters of base64: about 1,300 tokens).
     rules=(RuleForm(NAME, KEEP_PERSON, _threshold, 1_300, "typical of real logs", "auto_compact_token_limit",
-                    summary_from_log=_summary_from_log),),
+                    summary_from_log=_summary_from_log, first_call_after=live_kept.first_call_after,
+                    counted=live_kept.counted),),
     live=LiveFormat(NAME, TITLE, _recognise, live_lines.CodexLines, NAME, "a Codex line 'type' and 'payload'",
-                    rank=100),
+                    rank=100, first_read_is_prefix=False),  # OpenAI's first reads are partial (2,432 of 23,829)
     forms=(Form(NAME, "Codex CLI config.toml", "Codex CLI's config.toml keys, model_auto_compact_token_limit and "
                 "model_context_window (codex)", export_form.STRATEGIES, export_form.render,
                 aliases=("codex-toml", "toml")),),
