@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8501
+# Only this machine by default; `make run ADDRESS=0.0.0.0` serves others (README: Serving others).
+ADDRESS ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 BIN := $(VENV)/bin
 # Stamps: reinstall only when a requirements file or pyproject.toml changed since the last install. Both
@@ -33,16 +35,18 @@ $(DEV_STAMP): requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/pyth
 
 # The app loads a bundled sample at start; no API key is needed (Claude is optional).
 run: $(RUN_STAMP)
-	$(BIN)/compaction-lab --server.headless true --server.port $(PORT)
+	$(BIN)/compaction-lab --server.headless true --server.port $(PORT) --server.address $(ADDRESS)
 
 # Browser tests run apart and serially: each pytest-xdist worker would start its own server and browser.
 test: $(DEV_STAMP) chromium
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(PYTEST) -n 2 -m "not browser" --durations=10
 	$(PYTEST) -m browser -p no:xdist --durations=10
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(DEV_STAMP)
 	@set -e; for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script; done

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from compaction.errors import CompactionError
-from compaction.importers.formats import formats
+from compaction.importers import all_formats
 from dashboard.render import tables
 from dashboard.render.charts import tool_calls_figure
 from dashboard.render.narrative import agent_title, loading_notes
@@ -90,7 +90,7 @@ with upload_tab:
     uploaded = st.file_uploader(
         "Conversation file", type=loading.UPLOAD_TYPES, key=UPLOAD_KEY, max_upload_size=loading.UPLOAD_LIMIT_MB,
         help=loading.UPLOAD_HELP)
-    st.caption(f"Accepted: {', '.join(entry.title for entry in formats())} "
+    st.caption(f"Accepted: {', '.join(entry.title for entry in all_formats())} "
                f"({', '.join(loading.UPLOAD_TYPES)}). Up to {loading.UPLOAD_LIMIT_MB} MB per file.")
     if uploaded is None and on_show.origin == "upload":  # the file box empties when the page is left
         st.caption(f"On show now: **{literal(on_show.label)}**, uploaded earlier. Upload another file to replace it.")

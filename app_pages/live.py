@@ -5,11 +5,12 @@ from datetime import datetime
 
 import streamlit as st
 
-from compaction.corpus.homes import homes
+from compaction.corpus import agent_homes
 from compaction.errors import CompactionError
-from compaction.live.formats import document_format, titles
+from compaction.live import document_format, titles
 from dashboard.render.text import literal
-from dashboard.ui import corpus_state, live_state
+from dashboard.ui import live_state
+from dashboard.ui.client import client_reach
 from dashboard.ui.live_view import EVERY_SECONDS, live_view
 
 st.title("Live")
@@ -41,15 +42,17 @@ if offered:
         "Sessions on this machine, newest first", range(len(offered)), key=live_state.PICKED_KEY,
         format_func=lambda i: f"{offered[i].agent}: {offered[i].path.parent.name}/{offered[i].path.name} "
                               f"({(now - offered[i].modified) / 60:,.0f} min ago, {offered[i].size / 1e6:,.1f} MB)",
-        help="The newest logs in " + ", ".join(home.shown for home in homes()) + ".")
+        help="The newest logs in " + ", ".join(home.shown for home in agent_homes()) + ".")
     if st.button("Follow this session", key="live_follow_picked", icon=":material/sensors:"):
         start(str(offered[picked].path), shown=False)
-allowed = corpus_state.allowed_folders()
-if allowed is not None:
-    st.caption("This server follows sessions only in: " + (", ".join(literal(str(base)) for base in allowed)
+reach = client_reach()
+if reach.folders_refusal:  # the field stays: a path typed is refused with the same sentence
+    st.info(reach.folders_refusal, icon=":material/lock:")
+elif reach.folders is not None:
+    st.caption("This server follows sessions only in: " + (", ".join(literal(str(base)) for base in reach.folders)
                                                            or "no folder"))
 recording = document_format()
-typed = st.text_input("Session file", key=live_state.PATH_KEY, placeholder=f"{homes()[0].shown}/<dir>/<session>.jsonl",
+typed = st.text_input("Session file", key=live_state.PATH_KEY, placeholder=f"{agent_homes()[0].shown}/<dir>/<session>.jsonl",
                       help=f"A {titles()} log: .jsonl" + (f", or a {recording.title} .json recording." if recording
                                                            else "."))
 follow_col, stop_col = st.columns([1, 5])
@@ -59,7 +62,8 @@ if live_state.follower() is not None:
     stop_col.button("Stop following", key="live_stop", on_click=live_state.stop, icon=":material/stop:")
 
 if live_state.follower() is None:
-    st.info("Choose a session to follow: type its path, pick one above, or use **Follow it live** on the Sessions "
-            "page.", icon=":material/info:")
+    if not reach.folders_refusal:
+        st.info("Choose a session to follow: type its path, pick one above, or use **Follow it live** on the "
+                "Sessions page.", icon=":material/info:")
     st.stop()
 live_view(what_if)

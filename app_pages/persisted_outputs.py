@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from compaction.layers.persist import persisted_marker
-from compaction.model.messages import content_text
+from compaction.layers import persisted_marker
+from compaction.model import content_text
 from dashboard.render import tables
 from dashboard.render.units import UNIT_LABELS, describe
 from dashboard.ui import state, views

@@ -2,10 +2,8 @@
 
 import streamlit as st
 
-from compaction.layers.fates import FATE_TEXT, message_fates
-from compaction.layers.pipeline import LAYER_TITLES
-from compaction.layers.pipeline_data import stage_rows
-from compaction.storage.outputs import safe_name
+from compaction.layers import FATE_TEXT, LAYER_TITLES, message_fates, stage_rows
+from compaction.storage import safe_name
 from dashboard.render import log_view
 from dashboard.render.charts import fate_strip_figure, waterfall_figure
 from dashboard.render.html_report import report_html

@@ -3,16 +3,17 @@ and a sweep of two settings across all of them."""
 
 import streamlit as st
 
-from compaction.corpus.homes import homes
+from compaction.corpus import agent_homes
 from compaction.errors import CompactionError
-from compaction.importers.formats import suffixes
-from compaction.measures.registry import MEASURES
+from compaction.importers import suffixes
+from compaction.measures import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
 from dashboard.render.corpus_tables import COLUMN_KINDS, RowFilter, corpus_summary, formats_of, sessions_frame
 from dashboard.render.grid_widths import fitting_widths
 from dashboard.render.text import literal
 from dashboard.render.units import dollars
 from dashboard.ui import corpus_state, live_state, tuning, views
+from dashboard.ui.client import client_reach
 from dashboard.ui.loading import UPLOAD_LIMIT_MB
 from dashboard.ui.navigation import PAGES_DIR
 
@@ -40,13 +41,16 @@ st.caption("Many sessions at once: a folder of session logs (searched in every s
            "One row per session with what its log holds and what the compaction settings in the sidebar would "
            "send; select a row to open that session in every other page.")
 
+reach = client_reach()
 with st.expander("Where the work runs"):
-    schedulers = corpus_state.allowed_schedulers()
-    if schedulers:
-        st.caption("This server may use the Dask schedulers: " + ", ".join(literal(address) for address in schedulers))
+    if reach.schedulers_refusal:
+        st.info(reach.schedulers_refusal, icon=":material/lock:")
+    elif reach.schedulers:
+        st.caption("This server may use the Dask schedulers: " + ", ".join(literal(address)
+                                                                          for address in reach.schedulers))
     scheduler = st.text_input(
         "Dask scheduler address (optional)", key=corpus_state.SCHEDULER_KEY, placeholder="tcp://10.0.0.5:8786",
-        disabled=schedulers == [],
+        disabled=reach.schedulers == (),
         help="Spread the sessions over a Dask distributed cluster. Its workers need this project installed and "
              "must see the folder at the same path. Leave empty to use this machine.")
     st.number_input("Worker processes on this machine", 1, 64, corpus_state.default_workers(),
@@ -59,17 +63,18 @@ with folder_tab:
         st.button(f"Use my {agent} sessions ({suggestion})", key=f"sessions_use_agent_{number}",
                   icon=":material/history:",
                   on_click=lambda folder=suggestion: st.session_state.update({corpus_state.FOLDER_KEY: str(folder)}))
-    allowed = corpus_state.allowed_folders()
-    if allowed == []:
+    if reach.folders_refusal:  # the field stays: what is typed is refused with the same sentence
+        st.info(reach.folders_refusal, icon=":material/lock:")
+    elif reach.folders == ():
         st.info("This server reads no folders of its own: upload a .zip of sessions instead.", icon=":material/info:")
-    elif allowed is not None:
-        st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in allowed))
-    folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder=f"/home/me/{homes()[0].shown[2:]}",
-                           disabled=allowed == [],
+    elif reach.folders is not None:
+        st.caption("This server reads sessions only from: " + ", ".join(literal(str(base)) for base in reach.folders))
+    folder = st.text_input("Folder", key=corpus_state.FOLDER_KEY, placeholder=f"/home/me/{agent_homes()[0].shown[2:]}",
+                           disabled=reach.folders == (),
                            help=f"Every {', '.join(suffixes())} file under it is a session. Nothing outside it is "
                                 "read: links pointing out of it are listed as refused.")
     if st.button("Read this folder", key="sessions_read", type="primary", icon=":material/folder_open:",
-                 disabled=allowed == []):
+                 disabled=reach.folders == ()):
         try:
             corpus_state.use_folder(folder)
         except CompactionError as error:
@@ -88,12 +93,17 @@ if source is None:
     st.info("Choose a folder or upload a .zip to see its sessions.", icon=":material/info:")
     st.stop()
 try:
-    files = source.files()
+    files = source.files(reach)
 except CompactionError as error:
     st.error(literal(str(error)))
     st.stop()
 
-st.header(f"{literal(source.label)}: {len(files):,} session files")
+paths = len({item.relative for item in files})
+st.header(f"{literal(source.label)}: {len(files):,} session files" if paths == len(files) else
+          f"{literal(source.label)}: {len(files):,} sessions in {paths:,} files")
+if paths != len(files):
+    st.caption("An evaluation output holding several runs, one a line, is one session per run, named by its "
+               "instance.")
 job = corpus_state.job()
 if corpus_state.requested(corpus_state.ROWS):
     corpus_state.run(corpus_state.ROWS, files, job)
@@ -117,7 +127,8 @@ for column, (label, value, note) in zip(st.columns(6), (
         ("Could not be read", f"{summary['unreadable']:,}", None),
         ("Model calls", f"{summary['model_calls']:,}", None),
         ("Recorded cost", dollars(summary["recorded_cost_usd"]),
-         "What these sessions and subagents cost: every response's recorded usage at its model's price."),
+         "What these sessions and subagents cost: every response's recorded usage at its model's price, or the "
+         "run's totals where a log gives only those."),
         ("Median saving", "–" if summary["median_saved"] is None else f"{summary['median_saved']:.0%}", None)),
         strict=True):
     column.metric(label, value, help=note)
@@ -138,8 +149,11 @@ event = st.dataframe(
     column_config={title: column_config(title, width) for title, width in fitting_widths(frame, COLUMN_KINDS).items()})
 st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Each subagent (↳) is listed under the session "
            "that ran it. 'Recorded cost' is what the log's own calls cost, each response's recorded usage at its "
-           "model's price; 'cost with these settings' is what the sidebar's compaction would send, with prompt "
-           "caching; 'price notes' name any model the price table lacks (priced at the settings' prices). Tokens are estimated from characters unless the log recorded them; 'pair problems' count tool "
+           "model's price; where a log gives only its run's totals, 'recorded from' says so: the recorded cost and "
+           "tokens are those totals (the log's own cost when it states one) and every per-call figure is estimated. "
+           "'Cost with these settings' is what the sidebar's compaction would send, with prompt "
+           "caching; 'price notes' name any model the price table lacks (priced at the settings' prices). Tokens are "
+           "estimated from characters unless the log recorded them; 'pair problems' count tool "
            "calls and results that do not match (the API would refuse such a request).")
 picked = views.selected_row(event)
 if picked is not None and picked < len(shown):
@@ -150,9 +164,14 @@ if picked is not None and picked < len(shown):
         try:
             corpus_state.open_row(chosen, files)
             whose = f" (a subagent of session {literal(chosen['subagent_of'])})" if chosen.get("subagent_of") else ""
-            st.success(f"Opened **{literal(chosen['path'])}**{whose}: every other page now shows this session.")
+            run = chosen.get("run_line") is not None  # one run of an evaluation output
+            which = f" [{literal(chosen['session'])}]" if run else ""
+            st.success(f"Opened **{literal(chosen['path'])}**{which}{whose}: every other page now shows this session.")
             st.page_link(PAGES_DIR / "conversation.py", label="See it on the Conversation page", icon=":material/forum:")
-            live_state.follow_button(source.folder, chosen["path"])
+            # an upload is all a remote browser has: nothing of it grows; an evaluation output is written
+            # once its runs are over: nothing to follow
+            if not reach.folders_refusal and not run:
+                live_state.follow_button(source.folder, chosen["path"])
         except CompactionError as error:
             st.error(literal(str(error)))
 

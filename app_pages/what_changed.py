@@ -3,7 +3,7 @@ download of the compacted conversation."""
 
 import streamlit as st
 
-from compaction.storage.outputs import safe_name
+from compaction.storage import safe_name
 from dashboard.render import log_view, tables
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, convert, describe

@@ -157,3 +157,25 @@ def test_nothing_below_the_agents_imports_them():
                  if not name.startswith("compaction.agents") and name != "compaction"
                  and any(target.startswith("compaction.agents") for target in imported(path))}
     assert not offenders, sorted(offenders)
+
+
+def test_the_dashboard_uses_the_engines_faces_only():
+    """The shells import what each package's __init__ names (its __all__), never a module inside it."""
+    import importlib
+
+    deep, unnamed = [], []
+    for path in SHELLS:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("compaction"):
+                continue
+            where = f"{path.relative_to(REPO)}:{node.lineno}"
+            if node.module.count(".") > 1:
+                deep.append(f"{where}: {node.module}")
+                continue
+            face = importlib.import_module(node.module)
+            if node.module != "compaction" and (package := getattr(face, "__path__", None)) is not None:
+                named = set(getattr(face, "__all__", ()))
+                unnamed += [f"{where}: {node.module}.{alias.name}" for alias in node.names
+                            if alias.name not in named and not any(Path(p, alias.name).is_dir() for p in package)]
+    assert not deep, "\n".join(deep)
+    assert not unnamed, "\n".join(unnamed)

@@ -32,7 +32,7 @@ def plain_block(block: Any) -> Any:
     if dump is None:
         return copy.deepcopy(block)  # a string or another plain value: the checks below name it
     data = {key: value for key, value in dump(mode="json", warnings=False).items() if value is not None}
-    first = FIELD_ORDER.get(data.get("type"), ("type",))
+    first = FIELD_ORDER.get(data.get("type", ""), ("type",))
     return {**{key: data[key] for key in first if key in data},
             **{key: value for key, value in data.items() if key not in first}}
 

@@ -47,10 +47,9 @@ def resolve(strategy: "str | Built", settings: "Settings | Mapping[str, Any] | N
     if isinstance(strategy, Built):
         if params:
             raise SettingsError("give params= with a strategy name, or build the strategy with them, not both")
-        built = strategy
+        built, spec = strategy, strategy.spec
     else:
-        built = None
-    spec = built.spec if built else lookup(strategy)
+        built, spec = None, lookup(strategy)
     chosen, given = dict(params or {}), {}
     if isinstance(settings, Settings):
         base = settings
@@ -187,7 +186,7 @@ class CompactingClient:
     def _record(self, new, before, sent, acted, events, refused, response, system, tools) -> None:
         if self.trace is None:
             return
-        usage = getattr(response, "usage", None)
+        usage: Any = getattr(response, "usage", None)  # the SDK's Usage, or whatever a test's client gave
         self.trace.call({
             "call": self.calls, "new_messages": new, "before_chars": before[0], "before_tokens": before[1],
             "sent": sent_items(sent), "sent_messages": len(sent),

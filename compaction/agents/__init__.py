@@ -17,6 +17,7 @@ PACKAGES = (
     "gemini_cli",
     "openhands",
     "swe_agent",
+    "aider",
 )
 AGENTS: tuple[Agent, ...] = tuple(register(import_module(f"{__name__}.{package}").AGENT) for package in PACKAGES)
 _BY_NAME = {agent.name: agent for agent in AGENTS}

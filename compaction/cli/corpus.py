@@ -111,6 +111,8 @@ def rows_table(result: CorpusResult) -> str:
                       for title, width, _ in ROW_COLUMNS) + "  path"]
     for row in result.rows:
         path = (SUBAGENT_MARK if row.get("parent_path") else "") + row["path"]
+        if row.get("run_line") is not None:  # one run of an evaluation output: its instance beside the file
+            path += f" [{row['session']}]"
         if row.get("subagent_of") and not row.get("parent_path"):
             path += f"  (a subagent of session {row['subagent_of']}, which is not in this folder)"
         if row["error"]:

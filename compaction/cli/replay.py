@@ -81,7 +81,9 @@ def totals_lines(totals: dict) -> list[str]:
         f"without (prompt caching, priced at {totals['priced_as']})",
         f"cost of all {calls:,} calls US${totals['cost_usd']:,.2f} with caching, US${totals['cost_usd_no_cache']:,.2f} "
         "without",
-        f"what this session cost (its log's own calls): US${recorded:,.2f}" if recorded is not None else "",
+        "" if recorded is None else f"what this session cost (its log's run totals, {totals['recorded_cost_basis']}): "
+        f"US${recorded:,.2f}; the log gives no call's own usage, so every per-call figure is estimated"
+        if totals["recorded_from_totals"] else f"what this session cost (its log's own calls): US${recorded:,.2f}",
         *[f"note: {note}" for note in totals["price_notes"]],
         f"cache hit rate {_share(totals['cache_hit_rate'])}, {totals['cache_breaks']:,} call(s) where a layer broke "
         "the cache",

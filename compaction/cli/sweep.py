@@ -40,7 +40,7 @@ def command_sweep(args: argparse.Namespace) -> int:
     conversation = cli_common.load(args)
     store = OutputStore(args.store) if args.store else None
     with open_executor(args.workers, args.scheduler, forked=True) as executor:  # a command runs no other thread
-        result = sweep(conversation, x, y, settings, args.measure, strategy=strategy,
+        result = sweep(conversation, x, y, settings, measure=args.measure, strategy=strategy,
                        model_window_tokens=args.model_window, store=store, prices=cli_common.prices_from(args),
                        executor=executor)
     return cli_common.emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure].label}, {result.replays} replays "

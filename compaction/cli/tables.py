@@ -23,7 +23,8 @@ def stage_table(result: PipelineResult) -> str:
     lines.append("")
     lines.append(f"saved {_kb(first - last)} characters ({saved:.1f}%); "
                  f"{len(result.persisted)} persisted, {sum(s.count for s in result.snipped)} snipped, "
-                 f"{len(result.placeholders)} placeholders; L4: {result.summary.reason}")
+                 f"{len(result.placeholders)} placeholders; L4: {result.summary.reason if result.summary else '-'}")
+
     if result.summary and result.summary.error:
         lines.append(f"summary failed: {result.summary.error} (history kept as after L2)")
     lines.append(pairs_line(result))

@@ -2,18 +2,20 @@
 (call, tokens, growth, the tokens and calls left to the agent's compaction, cost so far), or with
 `--json` one JSON object a line (compaction/live/report.py lists them). Stops on Ctrl-C, or after
 `--until-idle SECONDS` without anything new in the file. On a shared server only files inside the
-folders of COMPACTION_SESSION_FOLDERS may be followed."""
+folders of COMPACTION_SESSION_FOLDERS may be followed, checked again before every read: a file that
+comes to lead outside them (a link put in its place) stops the watch with one line, status 2."""
 
 import argparse
 import sys
 import time
 from pathlib import Path
 
+from compaction.access import session_folders
 from compaction.cli.common import write_json
 from compaction.errors import SettingsError
 from compaction.live.follower import Follower
 from compaction.live.formats import document_format, names, titles
-from compaction.live.places import allowed_folders, followable
+from compaction.live.places import followable
 from compaction.live.report import as_json, as_text, read_json
 from compaction.live.rules import what_if
 from compaction.strategies import lookup
@@ -52,9 +54,10 @@ def watch(args: argparse.Namespace) -> int:
         raise SettingsError("--every must be above 0 seconds and --until-idle at least 0")
     if args.param and not args.strategy:
         raise SettingsError("--param sets a parameter of the what-if strategy: give --strategy too")
-    path = followable(args.file, allowed_folders())
+    allowed = session_folders()
+    path = followable(args.file, allowed)
     params = lookup(args.strategy).parse(args.param) if args.strategy else {}
-    follower = Follower(path, args.format, args.strategy, params)
+    follower = Follower(path, args.format, args.strategy, params, allowed)
     say = _printer(args.json, follower.source.unit)
     reads_seen, seen, quiet_since = 0, None, time.monotonic()
     reason = "interrupted"

@@ -1,7 +1,7 @@
 """Many sessions at once: one row per session and a sweep over all of them, on one machine or a cluster.
 
 - `files.discover(folder)` / `archive.unpack_sessions(zip, folder)`: the session files of a corpus,
-  reading nothing outside its folder.
+  reading nothing outside its folder; an evaluation output of several runs is one session per run.
 - `analyse(files, job, workers=..., scheduler=...)`: the row of every session (rows.COLUMNS), each
   subagent's right under the session that ran it (subagents.py), and, when
   the job has sweep axes, the median and 90th percentile over sessions of every measure per cell. With
@@ -15,9 +15,10 @@ from typing import Any
 
 from compaction.corpus.aggregate import SweepAggregate, percentile
 from compaction.corpus.archive import Unpacked, unpack_sessions
-from compaction.corpus.files import SessionFile, corpus_root, discover
+from compaction.corpus.files import SessionFile, checked_path, corpus_root, discover, inside_any, with_refused
+from compaction.corpus.homes import agent_homes
 from compaction.corpus.rows import COLUMNS, Job, empty_row, session_row
-from compaction.corpus.subagents import attach
+from compaction.corpus.subagents import SUBAGENT, attach
 from compaction.errors import SettingsError
 from compaction.replay.parallel import open_executor, stream
 from compaction.replay.sweep import sweep_grid
@@ -28,7 +29,7 @@ class CorpusResult:
     # one per session finished, in the files' order but each subagent under its session (subagents.attach)
     rows: list[dict[str, Any]]
     sweep: dict[str, Any] | None  # SweepAggregate.as_dict() when the job sweeps
-    sessions: int  # files given
+    sessions: int  # sessions given (a file, or one run of an evaluation output of several)
     cancelled: bool  # stopped before every session was done
 
     def as_dict(self) -> dict[str, Any]:
@@ -51,7 +52,7 @@ def failure_row(item: SessionFile, error: BaseException) -> dict[str, Any]:
     """The row of a session its worker could not analyse (the process died, the cluster lost it, or
     this package is missing there)."""
     row = empty_row(item)
-    row["error"] = f"{item.relative}: could not be analysed on its worker ({type(error).__name__}: {error})"
+    row["error"] = f"{item.name}: could not be analysed on its worker ({type(error).__name__}: {error})"
     return row
 
 
@@ -62,7 +63,8 @@ def analyse(files: list[SessionFile], job: Job | None = None, workers: int = 1, 
     job = job or Job()
     check_job(job)
     rows: list[dict | None] = [None] * len(files)
-    aggregate = SweepAggregate(job.x, job.y) if job.x is not None else None
+    aggregate = SweepAggregate(job.x, job.y) if job.x is not None and job.y is not None else None
+
     with open_executor(workers, scheduler) as executor:
         executor.check_paths(sorted({item.root for item in files}))
         for position, row in stream(session_row, files, (job,), executor, failure_row, progress, cancelled):
@@ -74,5 +76,4 @@ def analyse(files: list[SessionFile], job: Job | None = None, workers: int = 1, 
     return CorpusResult(finished, aggregate.as_dict() if aggregate else None, len(files), len(finished) < len(files))
 
 
-__all__ = ["COLUMNS", "CorpusResult", "Job", "SessionFile", "SweepAggregate", "Unpacked", "analyse", "check_job",
-           "corpus_root", "discover", "failure_row", "percentile", "session_row", "unpack_sessions"]
+__all__ = ["COLUMNS", "CorpusResult", "Job", "SUBAGENT", "SessionFile", "SweepAggregate", "Unpacked", "analyse", "check_job", "checked_path", "corpus_root", "discover", "failure_row", "agent_homes", "inside_any", "percentile", "session_row", "unpack_sessions", "with_refused"]

@@ -1,9 +1,14 @@
 """Finding the session files of a corpus folder, without reading anything outside it.
 
-Session files are files of any format's suffix (importers/formats.py: .json, .jsonl, .traj, ...) anywhere under the folder, in a stable order (sorted
-by their path relative to the folder). Folders are walked without following symbolic links. A link
-whose target is inside the folder is read as its target; one pointing outside is refused: it becomes
-a SessionFile with `refused` set (a row with that message), and its target is never opened.
+Session files are files of any format's suffix (importers/formats.py: .json, .jsonl, .traj, ...) anywhere
+under the folder, in a stable order (sorted by their path relative to the folder). Folders are walked
+without following symbolic links. A link whose target is inside the folder is read as its target; one
+pointing outside is refused: it becomes a SessionFile with `refused` set (a row with that message), and
+its target is never opened.
+
+An evaluation output holding several runs, one a line, is one session per run (importers/runs.py): a
+SessionFile each, the run's key beside the path. Only such files are read past their first line, and
+once per version of the file (the Sessions page lists the folder at every rerun).
 """
 
 import os
@@ -14,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from compaction.corpus.homes import project_by_home
 from compaction.errors import ConversationError
 from compaction.importers.formats import suffixes
+from compaction.importers.runs import RunKey, runs_in
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,12 @@ class SessionFile:
     root: str  # the corpus folder, resolved
     relative: str  # path inside the folder, with forward slashes
     refused: str | None = None  # why it is not read (a link out of the folder)
+    run: RunKey | None = None  # one run of an evaluation output of several; None: the whole file is the session
+
+    @property
+    def name(self) -> str:
+        """How messages and tables name it: its path, and the run's name for one run of a file."""
+        return self.relative if self.run is None else f"{self.relative} [{self.run.name}]"
 
     @property
     def path(self) -> Path:
@@ -51,19 +63,32 @@ def project_of_cwd(cwd: str) -> str:
 
 
 def corpus_root(folder: str | Path, allowed: "list[Path] | None" = None) -> Path:
-    """The folder resolved; ConversationError when it does not exist, is not a folder, or (when
-    `allowed` is given) is not inside one of the `allowed` folders, links resolved first."""
-    path = Path(folder).expanduser()
-    if not path.exists():
+    """The folder resolved; ConversationError when (with `allowed` given) it is not inside one of the
+    `allowed` folders, links resolved first (said before whether it exists), or when it does not exist or
+    is not a folder."""
+    places = ", ".join(str(base) for base in allowed or ()) or "none (only uploaded .zip files)"
+    root = confined(folder, allowed, f"outside the folders this server reads sessions from: {places}")
+    if not root.exists():
         raise ConversationError("no such folder", where=str(folder))
-    if not path.is_dir():
+    if not root.is_dir():
         raise ConversationError("is not a folder", where=str(folder))
-    root = path.resolve()
-    if allowed is not None and not inside_any(root, allowed):
-        places = ", ".join(str(base) for base in allowed) or "none (only uploaded .zip files)"
-        raise ConversationError(f"outside the folders this server reads sessions from: {places}",
-                                where=str(folder))
     return root
+
+
+def confined(path: str | Path, allowed: "list[Path] | None", refusal: str) -> Path:
+    """`path` with every link resolved, when it may be used: anywhere when `allowed` is None, else only
+    inside one of the `allowed` folders, and never given through '..'. ConversationError(`refusal`)
+    naming the path otherwise. Call it at every read: a link can change between two."""
+    given = Path(path).expanduser()
+    real = Path(os.path.realpath(given))
+    if allowed is None:
+        return real
+    if ".." in given.parts:
+        raise ConversationError("a path through '..' is refused on this server: give it without '..'",
+                                where=str(path))
+    if not inside_any(real, allowed):
+        raise ConversationError(refusal, where=str(path))
+    return real
 
 
 def discover(folder: str | Path) -> list[SessionFile]:
@@ -85,15 +110,38 @@ def discover(folder: str | Path) -> list[SessionFile]:
             refused = None
             if path.is_symlink() and not _inside(root, path):
                 refused = "a symbolic link to a file outside the corpus folder; not read"
-            found.append(SessionFile(str(root), _relative(root, path), refused))
-    found.sort(key=lambda item: item.relative)
+            relative = _relative(root, path)
+            runs = () if refused else _runs(path)
+            found.extend([SessionFile(str(root), relative, run=key) for key in runs]
+                         or [SessionFile(str(root), relative, refused)])
+    found.sort(key=lambda item: (item.relative, item.run.line if item.run else 0))
+    return found
+
+
+_RUNS_SEEN: dict[tuple[str, int, int], tuple[RunKey, ...]] = {}
+_RUNS_KEPT = 512  # files whose runs are remembered
+
+
+def _runs(path: Path) -> tuple[RunKey, ...]:
+    """runs_in(path), worked out once per version of the file (its size and time of change)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return ()
+    version = (str(path), info.st_size, info.st_mtime_ns)
+    found = _RUNS_SEEN.get(version)
+    if found is None:
+        found = runs_in(path)
+        if len(_RUNS_SEEN) >= _RUNS_KEPT:
+            _RUNS_SEEN.pop(next(iter(_RUNS_SEEN)))
+        _RUNS_SEEN[version] = found
     return found
 
 
 def with_refused(found: list[SessionFile], root: str | Path, refused: dict[str, str]) -> list[SessionFile]:
     """`found` and a refused SessionFile per {name: reason} (e.g. archive members not unpacked), sorted."""
     extra = [SessionFile(str(root), name, reason) for name, reason in refused.items()]
-    return sorted([*found, *extra], key=lambda item: item.relative)
+    return sorted([*found, *extra], key=lambda item: (item.relative, item.run.line if item.run else 0))
 
 
 def checked_path(item: SessionFile) -> Path:

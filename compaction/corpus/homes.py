@@ -34,7 +34,7 @@ def register(home: Home) -> Home:
     return home
 
 
-def homes() -> tuple[Home, ...]:
+def agent_homes() -> tuple[Home, ...]:
     """Every agent's folder, in the agents registry's order."""
     return tuple(_HOMES)
 

@@ -6,6 +6,7 @@ cannot be read or replayed is a row with `error` set and the measures left None,
 """
 
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -13,8 +14,9 @@ from typing import Any
 from compaction.corpus import subagents
 from compaction.corpus.files import SessionFile, checked_path, project_of_cwd
 from compaction.errors import CompactionError
-from compaction.importers import load_conversation
+from compaction.importers import load_conversation, load_run
 from compaction.importers.formats import title_of
+from compaction.importers.totals import RECORDED_TOTALS, has_tokens, input_of
 from compaction.measures.cost import Prices
 from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation
@@ -27,13 +29,15 @@ from compaction.replay.sweep import sweep
 from compaction.summarizers import OfflineSummarizer
 
 # What the log holds, then what the replay at the job's settings gives (its totals, same names).
-LOG_COLUMNS = ("path", "project", "session", "format", "format_title", "first_time", "last_time", "messages", "model_calls",
+LOG_COLUMNS = ("path", "run_line", "project", "session", "format", "format_title", "first_time", "last_time", "messages", "model_calls",
                "chars", "bytes", "recorded_tokens", "recorded_peak_tokens", "log_compactions", "load_warnings",
                "input_pair_problems")
 # One name per replay total copied into the row: a measure the replay adds is one more name here.
 REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
                   "reactive", "over_window_calls", "tool_output_kept",
                   "recorded_cost_usd",  # what the log's own calls cost, each at its response's model
+                  "recorded_from_totals",  # that cost (and the recorded tokens) are the run's totals, as the log
+                  # gives no call's own usage: every per-call figure is estimated
                   "cost_usd",  # with prompt caching, as the log says (or at the job's prices)
                   "price_notes",  # each model the price table lacks (priced at the settings' prices), once
                   "cost_usd_no_cache",
@@ -49,8 +53,8 @@ class Job:
 
     settings: Settings = DEFAULTS
     model_window_tokens: int | None = None  # None: each session at its own model's window
-    x: tuple[str, tuple[int, ...]] | None = None  # the corpus sweep's axes, None for rows only
-    y: tuple[str, tuple[int, ...]] | None = None
+    x: tuple[str, Sequence[int]] | None = None  # the corpus sweep's axes, None for rows only
+    y: tuple[str, Sequence[int]] | None = None
     prices: Prices | None = None  # the person's prices; None: each call as its log says (measures/billing.py)
 
 
@@ -63,27 +67,30 @@ def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
     try:
         path = checked_path(item)
         row["bytes"] = path.stat().st_size
-        conversation = load_conversation(path, name=item.relative)
+        conversation = load_conversation(path, name=item.relative) if item.run is None else \
+            load_run(path, item.run, name=item.relative)
         history = prepare(conversation)
         row.update(log_facts(conversation, history))
+        if item.run is not None:
+            row["session"] = item.run.name  # its instance: the file's runs share its path
         row["kind"], row["subagent_of"] = subagents.from_log(conversation, item.relative)
         if row["kind"] == subagents.SUBAGENT and row["session"] == row["subagent_of"]:
             row["session"] = PurePosixPath(item.relative).stem  # agent-<id>: its lines name the parent
         with tempfile.TemporaryDirectory(prefix="compaction-corpus-", ignore_cleanup_errors=True) as folder:
             scratch = Path(folder)
             row.update(replay_facts(history, job, scratch))
-            if job.x is not None:
+            if job.x is not None and job.y is not None:
                 result = sweep(history, job.x, job.y, job.settings, model_window_tokens=job.model_window_tokens,
                                store=SweepStore(scratch / "sweep"), prices=job.prices)
                 row["sweep"] = result.cells
     except (CompactionError, OSError) as error:
         row["error"] = _error_text(error, item)
     except RecursionError:
-        row["error"] = f"{item.relative}: nested too deeply to read"
+        row["error"] = f"{item.name}: nested too deeply to read"
     except MemoryError:
-        row["error"] = f"{item.relative}: not enough memory to read it (see docs/limits.md)"
+        row["error"] = f"{item.name}: not enough memory to read it (see docs/limits.md)"
     except Exception as error:  # noqa: BLE001 - one session's failure must not stop the corpus
-        row["error"] = f"{item.relative}: unexpected {type(error).__name__} while analysing it: {error}"
+        row["error"] = f"{item.name}: unexpected {type(error).__name__} while analysing it: {error}"
     return row
 
 
@@ -91,6 +98,8 @@ def empty_row(item: SessionFile) -> dict[str, Any]:
     """Every column empty but what the path says: where the file is, and a subagent by its folder."""
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
     row.update(path=item.relative, project=item.project, session=PurePosixPath(item.relative).stem)
+    if item.run is not None:
+        row.update(run_line=item.run.line, session=item.run.name)
     row["kind"], row["subagent_of"] = subagents.from_path(item.relative)
     return row
 
@@ -99,7 +108,10 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
     """What the log itself says: size, calls, times, recorded usage, its own compactions, problems."""
     metadata = conversation.metadata or {}
     times = [time for time in conversation.timestamps if time]
-    recorded = [recorded_context(entry) for entry in conversation.usage if entry]
+    recorded = [tokens for entry in conversation.usage if entry and (tokens := recorded_context(entry)) is not None]
+    totals = metadata.get(RECORDED_TOTALS)
+    if not recorded and has_tokens(totals):
+        recorded = [input_of(totals)]  # the run's totals: no call of it says its own
     facts = {
         "format": conversation.format,
         "format_title": title_of(conversation.format),
@@ -109,7 +121,7 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
         "model_calls": sum(1 for message in history.messages if message.get("role") == "assistant"),
         "chars": history.size,
         "recorded_tokens": sum(recorded) if recorded else None,
-        "recorded_peak_tokens": max(recorded) if recorded else None,
+        "recorded_peak_tokens": max(recorded) if recorded and conversation.has_usage else None,
         "log_compactions": len(metadata.get("compact_boundaries") or ()),
         "load_warnings": len(conversation.warnings),
         "input_pair_problems": len(history.pair_problems()),
@@ -128,12 +140,16 @@ def replay_facts(history: History, job: Job, scratch: Path) -> dict[str, Any]:
     totals = result.totals
     facts = {name: totals[name] for name in REPLAY_COLUMNS}
     # a call's history is at most max_messages long once L1 acts, so this stays linear in the session
-    facts["calls_with_pair_problems"] = sum(1 for sent in result.histories if check_pairs(sent.messages))
+    facts["calls_with_pair_problems"] = sum(1 for sent in result.histories or () if check_pairs(sent.messages))
+
     return facts
 
 
 def _error_text(error: Exception, item: SessionFile) -> str:
     if isinstance(error, OSError):
-        return f"{item.relative}: cannot read the file: {error.strerror or error}"
+        return f"{item.name}: cannot read the file: {error.strerror or error}"
     text = str(error)
-    return text if text.startswith(item.relative) else f"{item.relative}: {text}"
+    if not text.startswith(item.relative):
+        return f"{item.name}: {text}"
+    # a run's error names its file: the row names the run too
+    return text if item.run is None or text.startswith(item.name) else item.name + text[len(item.relative):]

@@ -20,8 +20,10 @@ def edit(built: Built) -> dict:
     """The edit object of the strategy at its parameters, in the API's field names."""
     name, params = built.spec.name, built.params
     if name == "anthropic-clear-tool-uses":
-        found = {"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": params["trigger"]},
-                 "keep": {"type": "tool_uses", "value": params["keep"]}}
+        found: dict[str, object] = {
+            "type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": params["trigger"]},
+            "keep": {"type": "tool_uses", "value": params["keep"]}}
+
         if params["clear_at_least"]:
             found["clear_at_least"] = {"type": "input_tokens", "value": params["clear_at_least"]}
         if params["exclude_tools"]:

@@ -13,6 +13,7 @@ import importlib
 import inspect
 import re
 import types
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from compaction.errors import CompactionError
@@ -25,7 +26,7 @@ def imported_names(source: str) -> list[tuple[str, str]]:
     """(module, name) of every `from compaction... import name` in `source`."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "compaction":
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "compaction":
             found += [(node.module, alias.name) for alias in node.names]
     return found
 
@@ -36,7 +37,7 @@ def without_project_imports(source: str) -> str:
     drop: set[int] = set()
     for node in ast.parse(source).body:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "compaction":
-            drop.update(range(node.lineno - 1, node.end_lineno))
+            drop.update(range(node.lineno - 1, node.end_lineno or node.lineno))
     return "".join(line for number, line in enumerate(lines) if number not in drop)
 
 
@@ -50,7 +51,9 @@ def _globals_read(function: types.FunctionType) -> set[str]:
     return names
 
 
-def inline(wanted: list[tuple[str, str]], provided: set[str] = frozenset()) -> tuple[list[str], list[str]]:
+def inline(wanted: list[tuple[str, str]],
+           provided: AbstractSet[str] = frozenset()) -> tuple[list[str], list[str]]:
+
     """(stdlib import lines, definitions) for `wanted` (module, name) pairs and what they read, in an order
     that defines every name before a definition that needs it at import time. `provided`: names the
     exporting module defines itself."""

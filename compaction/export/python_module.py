@@ -52,13 +52,15 @@ def _summariser_source() -> tuple[list[str], str]:
     docstring and its imports of this project."""
     source = without_project_imports(inspect.getsource(offline))
     lines = source.splitlines()
-    imports, skip = [], set()
+    imports: list[str] = []
+    skip: set[int] = set()
     for node in ast.parse(source).body:
         if isinstance(node, ast.Import | ast.ImportFrom) or (isinstance(node, ast.Expr) and isinstance(
                 node.value, ast.Constant) and node.lineno == 1):
             if not isinstance(node, ast.Expr):
                 imports.append(ast.unparse(node))
-            skip.update(range(node.lineno - 1, node.end_lineno))
+            skip.update(range(node.lineno - 1, node.end_lineno or node.lineno))
+
     return imports, "\n".join(line for number, line in enumerate(lines) if number not in skip).strip()
 
 

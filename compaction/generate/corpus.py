@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from compaction.generate.realistic import realistic_session
 from compaction.generate.writers import writers
@@ -40,8 +41,10 @@ def write_corpus(folder: str | Path, sessions: int, seed: int = 0, min_turns: in
     written = []
     for number in range(sessions):
         project = PROJECTS[number % len(PROJECTS)]
-        knobs = {"turns": rng.randint(min_turns, max_turns), "typical_output": rng.randint(*typical_output),
-                 "parallel_share": round(rng.uniform(0.0, 0.4), 2), "seed": rng.getrandbits(32)}
+        knobs: dict[str, Any] = {
+            "turns": rng.randint(min_turns, max_turns), "typical_output": rng.randint(*typical_output),
+            "parallel_share": round(rng.uniform(0.0, 0.4), 2), "seed": rng.getrandbits(32)}
+
         knobs["max_output"] = knobs["typical_output"] * rng.choice((10, 40, 100))
         messages = realistic_session(**knobs)
         if rng.random() < AGENT_LOG_SHARE and agent_writers:

@@ -77,7 +77,8 @@ def _fill(rng: random.Random, size: int, make_line) -> str:
 def _pool(rng: random.Random, blocks: int = 3) -> list[str]:
     """Concrete code lines, the templates in order with names drawn per block, so a read looks like a
     file; formatting once per call keeps long outputs cheap."""
-    lines = []
+    lines: list[str] = []
+
     for _ in range(blocks):
         names = {"f": rng.choice(FUNCTIONS), "w": rng.choice(_WORDS), "c": rng.choice(_CLASSES),
                  "m": rng.choice(MODULES).split("/")[-1]}

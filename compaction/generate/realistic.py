@@ -129,7 +129,8 @@ class _Session:
             output = output[: self.maximum]  # a hard cap: templates and whole lines may overshoot
             use_id = self._new_id()
             content.append({"type": "tool_use", "id": use_id, "name": name, "input": tool_input})
-            result = {"type": "tool_result", "tool_use_id": use_id, "content": output}
+            result: dict = {"type": "tool_result", "tool_use_id": use_id, "content": output}
+
             if is_error:
                 result["is_error"] = True
             results.append(result)

@@ -11,7 +11,8 @@ DUMP_ROWS = 30000
 
 def seed_demo() -> list[dict]:
     """A fresh copy of the demo conversation (callers may change it freely)."""
-    messages = [{"role": "user", "content": FIRST_REQUEST}]
+    messages: list[dict] = [{"role": "user", "content": FIRST_REQUEST}]
+
     for i in range(READ_TURNS):
         messages.append({"role": "assistant", "content": [
             {"type": "tool_use", "id": f"t{i}", "name": "read_file", "input": {"path": f"src/module{i}.py"}}]})

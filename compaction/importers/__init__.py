@@ -2,7 +2,8 @@
 
 `load_conversation(source, format="auto", name=None)` returns a Conversation in Anthropic form, with
 the detected format, warnings (message indices) and metadata. Bad input raises ConversationError
-naming the file and the line, field or message index; never a bare exception.
+naming the file and the line, field or message index; never a bare exception. `load_run(path, key)`
+reads one run of an evaluation output (runs.py: a corpus lists them with runs_in).
 """
 
 from pathlib import Path
@@ -10,17 +11,30 @@ from typing import Any
 
 from compaction.errors import ConversationError
 from compaction.importers.collector import collector_paused
-from compaction.importers.formats import choices, detect_document, detect_lines, detect_text, find
-from compaction.importers.jsonl import read_lines
+from compaction.importers.formats import (
+    CATCH_ALL,
+    all_formats,
+    choices,
+    detect_document,
+    detect_lines,
+    detect_text,
+    find,
+    suffixes,
+    title_of,
+)
+from compaction.importers.jsonl import JsonLines, read_lines
 from compaction.importers.limits import check_value_count
+from compaction.importers.runs import RunKey, run_line
 from compaction.importers.source import (
     MAX_FILE_BYTES,
     MAX_NESTING_DEPTH,
+    decode_utf8,
+    kind_of,
     parse_document,
     read_source,
-    utf8_error,
 )
 from compaction.importers.surrogates import might_hold_surrogates, without_lone_surrogates
+from compaction.importers.totals import has_tokens, input_of
 from compaction.model.conversation import Conversation
 
 TEXT_HEAD = 65_536  # bytes of a file that is not JSON shown to the text formats' recognisers
@@ -41,13 +55,29 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     return conversation
 
 
+def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversation:
+    """Run `key` of an evaluation output file, as a conversation of its own; `name` labels it in messages.
+    ConversationError when the line no longer holds that run, or the run cannot be read."""
+    data, label = read_source(path, name)
+    row = run_line(data, key, label)
+    found = detect_lines([(key.line, row)])
+    if found.lines_rank == CATCH_ALL or found.load_lines is None:  # no format knows runs like it: the catch-all's words would mislead
+        named = f" (run {key.instance})" if key.instance else ""
+        raise ConversationError(f"line {key.line:,}{named}: no format here reads its 'history' (its first event is "
+                                f"{kind_of(next(iter(row['history']), None))})", where=label)
+    with collector_paused():
+        conversation = found.load_lines(JsonLines(label, [(key.line, row)]))
+    # the standard parser read the line when orjson would not: only then can it hold a lone surrogate
+    return without_lone_surrogates(conversation) if might_hold_surrogates(data) else conversation
+
+
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     """The conversation, and whether orjson parsed all of it (one document)."""
     text_format = chosen if chosen is not None and chosen.load_text is not None else None
     if text_format is None and chosen is None and data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"["):
         text_format = _text_format(data)
     if text_format is not None:
-        return text_format.load_text(_decoded(data, label), label), False
+        return text_format.load_text(decode_utf8(data, label), label), False
     if chosen is not None and chosen.load_document is None:  # a lines format: even one line is a log
         return chosen.load_lines(read_lines(data, label)), False
     document = parse_document(data, label)
@@ -58,9 +88,11 @@ def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
             raise ConversationError(f"the {found.name} format is one JSON document, not JSON lines", where=label)
         return found.load_lines(lines), False
     found = chosen or detect_document(document.value)
-    if found.load_document is None:
+    if found.load_document is not None:
+        return found.load_document(document.value, label), document.by_orjson
+    if found.load_lines is not None:
         return found.load_lines(read_lines(data, label)), False
-    return found.load_document(document.value, label), document.by_orjson
+    raise ConversationError(f"the {found.name} format is not JSON", where=label)
 
 
 def _text_format(data: bytes):
@@ -68,16 +100,10 @@ def _text_format(data: bytes):
     return detect_text(data[:TEXT_HEAD].decode("utf-8", "ignore"))
 
 
-def _decoded(data: bytes, label: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise utf8_error(data, label) from None
-
-
 def detect_format(value: Any) -> str:
     """The name of the format of a parsed JSON document."""
     return detect_document(value).name
 
 
-__all__ = ["choices", "MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "detect_format", "load_conversation"]
+__all__ = ["MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "RunKey", "all_formats", "choices", "detect_format", "has_tokens",
+           "input_of", "load_conversation", "load_run", "suffixes", "title_of"]

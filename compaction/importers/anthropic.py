@@ -11,6 +11,7 @@ from compaction.importers.checks import build_conversation, check_message
 from compaction.importers.jsonl import JsonLines
 from compaction.importers.source import MAX_NESTING_DEPTH, depth_error, kind_of, too_deep
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.messages import Message
 from compaction.model.validity import pair_problems
 
 FORMAT = "anthropic"
@@ -32,7 +33,8 @@ def from_json(value: Any, label: str) -> Conversation:
         value = value["messages"]
     if not isinstance(value, list):
         raise ConversationError(f"'messages' must be a list, got {kind_of(value)}", where=label)
-    warnings, ids = [], []
+    warnings: list[LoadWarning] = []
+    ids: list = []  # per message: (tool_use ids, tool_result ids), see check_message
     for index, message in enumerate(value):
         for text in check_message(message, _Where(label, index), ids):
             warnings.append(LoadWarning(text, index=index))
@@ -59,7 +61,8 @@ def lines_look_like(objects: list[tuple[int, dict]]) -> bool:
 def from_lines(lines: JsonLines) -> Conversation:
     """A conversation from one message object a line (lines that are not JSON objects skipped)."""
     label = lines.label
-    messages, warnings = [], [w for w in (lines.skipped_warning(),) if w]
+    messages: list[Message] = []
+    warnings = [w for w in (lines.skipped_warning(),) if w]
     for number, message in lines.objects:
         for warning in check_message(message, f"{label}: line {number}"):
             warnings.append(LoadWarning(warning, index=len(messages), line=number))

@@ -38,7 +38,7 @@ _NESTED = (dict, list)
 _VALUE_DEPTH = MAX_NESTING_DEPTH - 3
 
 
-def check_message(message: Any, where: str, ids: list | None = None) -> list[str]:
+def check_message(message: Any, where: "str | object", ids: list | None = None) -> list[str]:
     """Raise ConversationError if `message` cannot be placed; return warnings about it otherwise.
 
     `where` names the message for errors, e.g. "chat.json: messages[3]" or "s.jsonl: line 12". Run on

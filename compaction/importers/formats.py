@@ -71,7 +71,7 @@ for _generic in (
     register(_generic)
 
 
-def formats() -> tuple[Format, ...]:
+def all_formats() -> tuple[Format, ...]:
     """Every format, generic ones first, then the agents' in the agents registry's order."""
     return tuple(_TABLE.values())
 
@@ -92,11 +92,11 @@ def suffixes() -> tuple[str, ...]:
 
 
 def detect_document(value: Any) -> Format:
-    return next(entry for entry in _ranked("document") if entry.document(value))
+    return next(entry for entry in _ranked("document") if entry.document is not None and entry.document(value))
 
 
 def detect_lines(objects: list[tuple[int, dict]]) -> Format:
-    return next(entry for entry in _ranked("lines") if entry.lines(objects))
+    return next(entry for entry in _ranked("lines") if entry.lines is not None and entry.lines(objects))
 
 
 def detect_text(head: str) -> Format | None:

@@ -1,13 +1,23 @@
 """Evaluation output files, one agent run a line (an evaluation's `output.jsonl`): each line holds a
-run's conversation under `history`. The first run is loaded, with a warning naming how many the file
-holds."""
+run's conversation under `history`, and its `instance_id` names it. Loaded as one file, the first run
+is loaded, with a warning naming how many the file holds; a corpus reads each run as a session of its
+own (`runs_in` lists them, importers.load_run reads one).
+"""
 
+import os
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from compaction.errors import ConversationError
 from compaction.importers.jsonl import JsonLines
+from compaction.importers.limits import MAX_FILE_BYTES
+from compaction.importers.source import loads_line
 from compaction.model.conversation import Conversation, LoadWarning
+
+RUNS_SUFFIX = ".jsonl"  # one run a line: JSON lines
+_FIRST_LINES = 50  # lines looked at for the first object (blank lines, // notes, a CLI's plain-text lines)
 
 # a format's reading of one run: (the part of the line its reader takes, a label) -> the Conversation
 Reader = Callable[[Any, str], Conversation]
@@ -21,11 +31,6 @@ def is_run_record(value: dict) -> bool:
 def whole_line(row: dict) -> Any:
     """The part of a run's line a format reads when its reader takes the line itself."""
     return row
-
-
-def history_of(row: dict) -> Any:
-    """The part of a run's line a format reads when its reader takes the `history` list."""
-    return row["history"]
 
 
 def runs_of(looks_like: Callable[[Any], bool], part: Callable[[dict], Any]):
@@ -45,6 +50,8 @@ def first_run_of(name: str, from_json: Reader, part: Callable[[dict], Any]):
                                     "(each with its 'history'), not these JSON lines", where=lines.label)
         number, row = lines.objects[0]
         conversation = from_json(part(row), f"{lines.label}: line {number}")
+        if instance_of(row):
+            conversation.metadata["instance_id"] = instance_of(row)
         runs = len(lines.objects)
         if runs > 1:
             instance = row.get("instance_id") or number
@@ -54,3 +61,80 @@ def first_run_of(name: str, from_json: Reader, part: Callable[[dict], Any]):
         conversation.source = lines.label
         return conversation
     return load
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """One run of an evaluation output: what travels to a worker beside the file's path."""
+
+    line: int  # the run's line in the file, from 1
+    name: str  # its instance_id (with its line when two runs share one), else "line N"
+    instance: str | None = None  # the instance_id as written, checked again when the run is read
+
+
+def instance_of(row: dict) -> str | None:
+    found = row.get("instance_id")
+    return found if isinstance(found, str) and found.strip() else None
+
+
+def runs_in(path: Path) -> tuple[RunKey, ...]:
+    """The runs of a JSON-lines file holding two or more (each line a run with its `history`); () for any
+    other file, which is one session, or one that cannot be read here (its reading says why). Only the
+    first object line is parsed unless the file is such an output."""
+    if not path.name.lower().endswith(RUNS_SUFFIX):
+        return ()
+    try:
+        with path.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES or not _opens_with_a_run(handle):
+                return ()
+            handle.seek(0)
+            data = handle.read()
+    except OSError:
+        return ()
+    keys: list[RunKey] = []
+    names: set[str] = set()
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        row = _object(raw)
+        if row is None or not is_run_record(row):
+            continue
+        instance = instance_of(row)
+        name = instance or f"line {number}"
+        if name in names:
+            name = f"{name} (line {number})"
+        names.add(name)
+        keys.append(RunKey(number, name, instance))
+    return tuple(keys) if len(keys) > 1 else ()
+
+
+def run_line(data: bytes, key: RunKey, label: str) -> dict:
+    """The line of run `key` in a file's bytes; ConversationError when it no longer holds that run (the
+    file changed since its runs were listed)."""
+    lines = data.split(b"\n", key.line)
+    row = _object(lines[key.line - 1]) if len(lines) >= key.line else None
+    if row is None or not is_run_record(row) or instance_of(row) != key.instance:
+        raise ConversationError(f"line {key.line:,} no longer holds run {key.name} (the file changed since its "
+                                "runs were listed): read the folder again", where=label)
+    return row
+
+
+def _opens_with_a_run(handle) -> bool:
+    for _ in range(_FIRST_LINES):
+        line = handle.readline()
+        if not line:
+            return False
+        text = line.strip()
+        if text and not text.startswith(b"//") and not text[:1].isalpha():
+            row = _object(text) if b'"history"' in text else None
+            return row is not None and is_run_record(row)
+    return False
+
+
+def _object(raw: bytes) -> dict | None:
+    text = raw.strip()
+    if not text.startswith(b"{"):
+        return None
+    try:
+        value = loads_line(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None

@@ -70,15 +70,15 @@ def _check_size(size: int, label: str) -> None:
             where=label)
 
 
-def utf8_error(data: bytes, label: str) -> ConversationError | None:
-    """The error naming the first byte that is not UTF-8 (offset and line), or None when all are."""
+def decode_utf8(data: bytes, label: str) -> str:
+    """The text of `data`; else a ConversationError naming the first byte that is not UTF-8 (offset, line)."""
     try:
-        data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return ConversationError(
-            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} (line {line})", where=label)
-    return None
+        raise ConversationError(
+            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} (line {line})",
+            where=label) from None
 
 
 def too_deep(value: Any, limit: int = MAX_NESTING_DEPTH) -> bool:
@@ -104,11 +104,9 @@ def depth_error(where: str) -> ConversationError:
 
 def _standard_parse(data: bytes, where: str) -> Any:
     """The standard parser's value of `data`; its failure worded for a person."""
+    text = decode_utf8(data, where)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise utf8_error(data, where) from None
-    try:
+
         return json.loads(text)
     except RecursionError:
         raise depth_error(where) from None

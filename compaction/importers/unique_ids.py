@@ -32,7 +32,8 @@ def make_tool_ids_unique(messages: list[dict]) -> LoadWarning | None:
             final_ids[old].append(new)
         if index + 1 < len(messages) and any(old != ids[0] or len(ids) > 1 for old, ids in final_ids.items()):
             for result in tool_results(messages[index + 1]):
-                ids = final_ids.get(result.get("tool_use_id"))
+                answered = result.get("tool_use_id")
+                ids = final_ids.get(answered) if isinstance(answered, str) else None
                 if ids:
                     result["tool_use_id"] = ids.popleft()
     if not renamed:

@@ -30,8 +30,8 @@ def message_fates(result: PipelineResult) -> list[str]:
     for snipped in result.snipped:
         for index in snipped.indices:
             mark(index, "snipped")
-    for event in result.placeholders:
-        mark(event.index, "placeholder")
+    for placeholder in result.placeholders:
+        mark(placeholder.index, "placeholder")
     if result.summary is not None and result.summary.succeeded:
         for index in result.summary.summarized_indices:
             mark(index, "summarised")

@@ -58,6 +58,9 @@ def _results_newest_first(history: History):
     for position in range(len(messages) - 1, -1, -1):
         origin = origins[position]
         message = messages[position]
-        untouched = origin is not None and message is originals[origin]
-        for j in reversed(positions_of(origin) if untouched else tool_result_positions(message)):
+        if origin is not None and message is originals[origin]:
+            untouched, blocks = True, positions_of(origin)
+        else:
+            untouched, blocks = False, tool_result_positions(message)
+        for j in reversed(blocks):
             yield position, j, untouched

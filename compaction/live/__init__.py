@@ -14,10 +14,12 @@ One idea per module:
   their logs; report.py: an update as a line of text or a JSON object (`compaction watch`).
 """
 
+from compaction.live.calls import Call
 from compaction.live.follower import Follower, Reported
 from compaction.live.forecast import Forecast, forecast
-from compaction.live.formats import LiveFormat, live_format, live_formats, names
-from compaction.live.rules import RuleForm, agent_rule, rule_for, what_if
+from compaction.live.formats import LiveFormat, document_format, live_format, live_formats, names, titles
+from compaction.live.places import Offered, agent_sessions, followable
+from compaction.live.rules import RuleForm, agent_rule, rule_for, rule_form, what_if
+from compaction.live.session import LiveSession
 
-__all__ = ["Follower", "Forecast", "LiveFormat", "Reported", "RuleForm", "agent_rule", "forecast", "live_format",
-           "live_formats", "names", "rule_for", "what_if"]
+__all__ = ["Call", "Follower", "Forecast", "LiveFormat", "LiveSession", "Offered", "Reported", "RuleForm", "agent_rule", "agent_sessions", "document_format", "followable", "forecast", "live_format", "live_formats", "names", "rule_for", "rule_form", "titles", "what_if"]

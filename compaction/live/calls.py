@@ -96,10 +96,10 @@ class CallLog:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
-        ints = [self._ints[name][index] for name in INT_COLUMNS]
+        line, tokens_in, write_5m, write_1h, read, output = (self._ints[name][index] for name in INT_COLUMNS)
         time = self._time[index]
-        return Call(index + 1, ints[0], self.models[self._model[index]], *ints[1:], self._cost[index],
-                    None if math.isnan(time) else time, self._segment[index])
+        return Call(index + 1, line, self.models[self._model[index]], tokens_in, write_5m, write_1h, read, output,
+                    self._cost[index], None if math.isnan(time) else time, self._segment[index])
 
     def contexts(self, start: int = 0) -> list[int]:
         """The context of each call from `start` on (for charts)."""
@@ -111,5 +111,5 @@ class CallLog:
 
     def nbytes(self) -> int:
         """Bytes the columns hold (what the memory benchmark reports beside the process's growth)."""
-        arrays = [*self._ints.values(), self._cost, self._time, self._model, self._segment]
+        arrays: list[array] = [*self._ints.values(), self._cost, self._time, self._model, self._segment]
         return sum(column.itemsize * len(column) for column in arrays)

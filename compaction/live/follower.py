@@ -4,8 +4,9 @@ records, and every new call and compaction is reported with the forecast as it s
 
 The format is named, or recognised on the log's first line that says it (notes and meta lines on top
 held, then read): one of the agents that register a reader of their lines (formats.py), whose compaction
-rules the forecast knows. A file
-rewritten or truncated is read again from the start, with a new session, and said.
+rules the forecast knows. A file rewritten or truncated is read again from the start, with a new session,
+and said. With `allowed` folders (those of COMPACTION_SESSION_FOLDERS) the file's real path is checked
+before every read: once it leads outside them, the follow stops with that message and reads nothing more.
 """
 
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from compaction.errors import ConversationError, SettingsError
 from compaction.importers.formats import detect_lines
 from compaction.live.forecast import Forecast, forecast
 from compaction.live.formats import document_format, live_format, live_formats, names, recognise, titles
+from compaction.live.places import still_followable
 from compaction.live.rules import agent_rule, rule_for
 from compaction.live.rules import what_if as what_if_strategies
 from compaction.live.session import CallUpdate, CompactionUpdate, LiveSession
@@ -51,7 +53,7 @@ class Reported:
 
 class Follower:
     def __init__(self, path: str | Path, format: str = "auto", what_if: str | None = None,
-                 what_if_params: dict | None = None):
+                 what_if_params: dict | None = None, allowed: list[Path] | None = None):
         if format not in ("auto", *names()):
             raise SettingsError(f"the live view follows {', '.join(names())} logs; got format {format!r}")
         if what_if is not None:
@@ -60,6 +62,7 @@ class Follower:
                                     f"got {what_if!r}")
             lookup(what_if).resolve(what_if_params)  # bad parameters are said now, not at the first call
         self.path = Path(path)
+        self.allowed = None if allowed is None else list(allowed)  # None: any folder
         self.what_if, self.what_if_params = what_if, dict(what_if_params or {})
         self.document = self.path.suffix.lower() == ".json"
         recording = document_format()
@@ -68,7 +71,6 @@ class Follower:
         self.format = (recording.name if recording else None) if self.document else None if format == "auto" \
             else format
         self.session: LiveSession | None = None
-        self._reader = None
         self._unread: list[Skipped] = []  # lines skipped before the format was known
         self._held: list[tuple[int, dict]] = []  # objects read before the format was known
         self._gone = False
@@ -76,11 +78,9 @@ class Follower:
         self._start()
 
     def _start(self) -> None:
-        if self.format is None:
-            self._reader = None
-        else:
-            entry = live_format(self.format)
-            self._reader = entry.document() if self.document and entry.document else entry.lines()
+        entry = live_format(self.format) if self.format is not None else None
+        self._reader = None if entry is None else entry.document() if self.document and entry.document \
+            else entry.lines()
         self.session = LiveSession(self.format) if self.format else None
 
     @property
@@ -98,6 +98,11 @@ class Follower:
         newest one only)."""
         if self._failed is not None:
             raise self._failed
+        try:
+            still_followable(self.path, self.allowed)
+        except ConversationError as error:  # a link out of the folders, or a folder moved: stop for good
+            self._failed = error
+            raise
         try:
             reason = self.source.check()
         except ConversationError as error:  # a document that is no recording
@@ -126,9 +131,12 @@ class Follower:
             waiting = [(number, value)]
             if self._reader is None:
                 waiting = self._recognise(number, value)
+            reader, session = self._reader, self.session
+            if reader is None or session is None:  # held: a meta line, until a line says whose log it is
+                continue
             for line, found in waiting:
-                for event in self._reader.read(line, found):
-                    update = self.session.feed(event)
+                for event in reader.read(line, found):
+                    update = session.feed(event)
                     if update is not None:
                         yield self._report(update, forecasts)
 
@@ -165,7 +173,8 @@ class Follower:
             found = read_as
         self.format = found
         self._start()
-        self.session.lines_skipped = len(self._unread)
+        if self.session is not None:  # _start made it: the format is known now
+            self.session.lines_skipped = len(self._unread)
         self._unread = []
         held, self._held = self._held, []
         return held

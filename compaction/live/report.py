@@ -67,7 +67,7 @@ def calls_words(forecast: Forecast) -> str:
 def distance(forecast: Forecast | None) -> str:
     """'<the rule's label> compacts at 167,000: 18,790 tokens to go, 9 calls left (80 %: 4-21)', or, past its
     threshold, that it compacts before the next call."""
-    if forecast is None or forecast.tokens_now is None:
+    if forecast is None or forecast.tokens_now is None or forecast.tokens_left is None:
         return "no call yet"
     if forecast.tokens_left <= 0:
         return (f"{forecast.label} compacts at {forecast.threshold:,}: the context is already past it by "

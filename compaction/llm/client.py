@@ -61,6 +61,8 @@ class ClaudeCaller:
         return self._client is not None
 
     def ask(self, prompt: str, max_tokens: int, error_type: type[Exception], what: str) -> str:
+        if self._client is None:  # callers check has_key first; this keeps a slip from an AttributeError
+            raise error_type(NO_KEY_MESSAGE)
         try:
             reply = self._client.messages.create(model=self.model, max_tokens=max_tokens,
                                                  messages=[{"role": "user", "content": prompt}])

@@ -1,7 +1,7 @@
 """How each call of a replay is billed: at the prices the person set, when they set any; else, as the log
-says, at the price of the model that call's response names (measures/prices.py), with the cache lifetime
-the log's writes show (a 1-hour write costs 2 x input, a 5-minute one 1.25 x, and the cache expires after
-that lifetime). A model the table lacks, or a conversation that names none, is priced at the default
+says, at the price of the model that call's response names (or the run's, when the log names one for the
+whole run only: measures/prices.py), with the cache lifetime the log's writes show (a 1-hour write costs
+2 x input, a 5-minute one 1.25 x, and the cache expires after that lifetime). A model the table lacks, or a conversation that names none, is priced at the default
 prices and said once, never at $0.
 """
 
@@ -57,9 +57,12 @@ def _lifetime(usage: dict | None) -> str | None:
 class Billing:
     """The price of every call of one replay of a conversation whose per-message `usage` is given."""
 
-    def __init__(self, usage: list, override: Prices | None = None):
+    def __init__(self, usage: list, override: Prices | None = None, run_model: str | None = None):
+        """`run_model`: the model the log names for the whole run (its totals), at which every call whose
+        usage names none is priced."""
         self.usage = usage
         self.override = override
+        self.run_model = run_model
         self.notes: dict[str, None] = {}  # said once each, in order
         self._cache: dict[int, CallPrice] = {}
         recorded = [entry for entry in usage if isinstance(entry, dict)]
@@ -68,16 +71,17 @@ class Billing:
         self.log_lifetime = max(("5m", "1h"), key=lifetimes.count) if lifetimes else "5m"
         self.log_lifetimes = tuple(sorted(set(lifetimes)))
         self._models = [entry.get("model") if isinstance(entry, dict) else None for entry in usage]
-        if override is None and not any(isinstance(model, str) and model for model in self._models):
+        if override is None and not run_model and not any(isinstance(model, str) and model for model in self._models):
             self.notes[NO_MODEL] = None
 
     def model_at(self, index: int) -> str | None:
-        """The model of the call at message `index`: its own response's, else the nearest earlier one's."""
+        """The model of the call at message `index`: its own response's, else the nearest earlier one's,
+        else the run's."""
         for position in range(min(index, len(self._models) - 1), -1, -1):
             model = self._models[position]
             if isinstance(model, str) and model:
                 return model
-        return None
+        return self.run_model
 
     def at(self, index: int) -> CallPrice:
         found = self._cache.get(index)

@@ -43,8 +43,11 @@ def _first_difference(previous: list, sent: list) -> int:
     return low
 
 
-def shared_block_chars(previous: dict, sent: dict) -> int:
-    """Characters of the leading blocks two versions of a message share (block by block)."""
+def shared_block_chars(previous: dict | None, sent: dict) -> int:
+    """Characters of the leading blocks two versions of a message share (block by block); none when
+    there is no previous version."""
+    if previous is None:
+        return 0
     old, new = previous.get("content"), sent.get("content")
     if not isinstance(old, list) or not isinstance(new, list):
         return 0

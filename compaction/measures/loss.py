@@ -8,10 +8,10 @@ call costs a few lookups per term, not a pass over its history.
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
 from compaction.measures.terms import TermIndex, block_text, visible_text
-from compaction.model.history import History
-from compaction.model.messages import FILE_INPUT_KEYS
+from compaction.model.messages import FILE_INPUT_KEYS, Message
 
 # written apart from the offline summariser's own rule, so the measure does not grade the summary by the
 # summariser's own idea of a constraint
@@ -43,14 +43,25 @@ def position_of(origins: list, origin: int) -> int | None:
 SHORT_HISTORY = 4_000  # up to this many messages, a call's origins are looked up in a dict built for it
 
 
+class SentHistory(Protocol):
+    """What a view reads of a call's history: a History, or an incremental replay's RunningHistory."""
+
+    @property
+    def messages(self) -> list[Message]: ...
+    @property
+    def origins(self) -> list[int | None]: ...
+    @property
+    def originals(self) -> list[Message]: ...
+
+
 class SentView:
     """One call's history, asked whether a text is still in it."""
 
-    def __init__(self, history: History):
+    def __init__(self, history: SentHistory):
         self.history = history
         self._made: list[str] | None = None
         self._positions: dict | None = None
-        self._before: dict[int, tuple[set[int], list[tuple[int, int]]]] = {}
+        self._before: dict[int, tuple[set[int], set[int]]] = {}  # see _sent_before
 
     def position(self, origin: int) -> int | None:
         """Where the original message `origin` sits in this history, or None."""

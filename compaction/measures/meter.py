@@ -2,7 +2,7 @@
 references; and, at the end, artifact retention. The replay calls `Meter.call` once per model call
 with the history it sends; sweeps and corpora aggregate the same records."""
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from compaction.measures.billing import Billing
 from compaction.measures.cache import CacheUse, cache_reads, expired, shared_prefix_chars
@@ -14,8 +14,10 @@ from compaction.model.events import SummaryEvent
 from compaction.model.history import History
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CallMeasures:
+    """What one call was measured at; built once, by keyword, and read as plain data after."""
+
     recorded: dict | None  # what the log recorded for this call, with its context_tokens; None without usage
     cache_read: int
     cache_write: int
@@ -25,15 +27,6 @@ class CallMeasures:
     cost_usd_no_cache: float
     blind: tuple[str, ...]  # terms the response uses that are no longer sent
 
-    @classmethod
-    def made(cls, *values) -> "CallMeasures":
-        """As CallRecord.made: the fields set in one step (one of these is made at every call)."""
-        measures = object.__new__(cls)
-        measures.__dict__.update(zip(_MEASURE_FIELDS, values, strict=True))
-        return measures
-
-
-_MEASURE_FIELDS = tuple(f.name for f in fields(CallMeasures))
 
 
 def term_index(prepared: History) -> TermIndex:
@@ -95,9 +88,9 @@ class Meter:
             **usage, "model": self.billing.model_at(index), "context_tokens": recorded_context(usage),
             "cost_usd": self.billing.recorded_cost(index)}
         time = self.times[index] if index < len(self.times) else None
-        as_sent = exact and usage is not None  # the agent's own call: its recorded reads and writes
-        if as_sent:
-            _, five, hour, read = recorded_parts(usage)
+        as_sent = usage if exact else None  # the agent's own call: its recorded reads and writes
+        if as_sent is not None:
+            _, five, hour, read = recorded_parts(as_sent)
             cache = CacheUse(read, five + hour, False)
         elif shared is None or expired(self.previous_time, time, price.ttl_s):
             cache = CacheUse(0, context_tokens, False)
@@ -106,12 +99,15 @@ class Meter:
         self.previous_tokens, self.previous_time = context_tokens, time
         output = usage["output_tokens"] if usage else model.content_tokens(self.prepared.sizes[index])
         summary_in, summary_out = (0, 0) if summaries == 0 else summary_tokens(events, self.prepared, input_cap)
-        own = price.as_recorded(usage, output) if as_sent else price.cached(cache.read, cache.write, output)
+        own = price.as_recorded(as_sent, output) if as_sent is not None \
+            else price.cached(cache.read, cache.write, output)
         cost = own + price.plain(summary_in, summary_out)
         cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
         blind = blind_references(self.index, index, view) if self.index is not None else ()
         self.last_view, self.last_index = view, index
-        return CallMeasures.made(recorded, cache.read, cache.write, cache.broken, output, cost, cost_no_cache, blind)
+        return CallMeasures(recorded=recorded, cache_read=cache.read, cache_write=cache.write,
+                            cache_broken=cache.broken, output_tokens=output, cost_usd=cost,
+                            cost_usd_no_cache=cost_no_cache, blind=blind)
 
     def retention(self) -> float | None:
         """At the last call: the share of the original's artifacts still present verbatim."""

@@ -11,6 +11,8 @@ MADE_TEXTS_KEPT = 64  # summaries and markers whose text a replay keeps (a few a
 
 
 class RunningView(SentView):
+    history: RunningHistory
+
     def __init__(self, running: RunningHistory, made_texts: dict):
         super().__init__(running)
         self._texts = made_texts  # id(message) -> (message, its text), shared by the replay's calls

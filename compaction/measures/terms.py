@@ -138,6 +138,7 @@ class TermIndex:
         for index, message in enumerate(messages):
             said: set[str] = set()  # what a response uses: its text and its calls' inputs, not its thinking
             content = message.get("content")
+            blocks = content if isinstance(content, list) else []  # message_blocks gives -1 for a string
             for position, text in message_blocks(message):
                 found = by_text.get(text)
                 if found is None:
@@ -145,7 +146,7 @@ class TermIndex:
                 place = (index, position)
                 for term in found:
                     occurrences[term].append(place)
-                if position == -1 or content[position].get("type") in ("text", "tool_use"):
+                if position == -1 or blocks[position].get("type") in ("text", "tool_use"):
                     said |= found
             if message.get("role") == "assistant":
                 self.response_terms[index] = frozenset(said)

@@ -9,6 +9,7 @@ this conversation's tokens per character; `overhead` is what every call sent tha
 """
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from compaction.model.sizes import list_chars
@@ -46,7 +47,7 @@ def recorded_context(usage: dict | None) -> int | None:
     return usage["input_tokens"] + usage["cache_creation_input_tokens"] + usage["cache_read_input_tokens"]
 
 
-def fit_line(points: list[tuple[float, float]], iterations: int = 30) -> tuple[float, float]:
+def fit_line(points: Sequence[tuple[float, float]], iterations: int = 30) -> tuple[float, float]:
     """(intercept, slope) of a Huber regression of y on x, by iteratively reweighted least squares."""
     weights = [1.0] * len(points)
     intercept = slope = 0.0

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _NUMBERS = re.compile(r"\d[\d,]*")
+# the metadata key of what a log says of its whole run (tokens, model, cost, calls): importers/totals.py
+RECORDED_TOTALS = "recorded_totals"
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class Conversation:
 
     `metadata` holds format-specific facts, e.g. for an agent's session log
     `compact_boundaries` (list of {"index", "trigger", "pre_tokens"}), `sidechain_lines_skipped`,
-    `unknown_lines_skipped`.
+    `unknown_lines_skipped`, and under RECORDED_TOTALS the run's totals when the log gives them
+    (importers/totals.py).
 
     `usage` is what each model call recorded, for formats that record it (agents' logs): one entry per
     message, a dict with `input_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` and

@@ -12,7 +12,7 @@ from typing import Any
 
 from compaction.errors import ConversationError
 from compaction.model.calibration import calibrate
-from compaction.model.conversation import Conversation
+from compaction.model.conversation import RECORDED_TOTALS, Conversation
 from compaction.model.messages import Message, tool_result_positions
 from compaction.model.prepared import NOTHING_RECORDED, Prepared, Recorded
 from compaction.model.sizes import list_size
@@ -72,7 +72,8 @@ class History:
         return (self.prepared is other.prepared and self.origins == other.origins and self.sizes == other.sizes
                 and self.messages == other.messages)
 
-    __hash__ = None  # mutable lists inside: not a dict key
+    # mutable lists inside: not a dict key (typeshed types object.__hash__ as a method, not as None)
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"History({len(self.messages):,} messages, {self.size:,} characters)"
@@ -163,8 +164,12 @@ class History:
         return self._pair_problems
 
     def is_original(self, position: int) -> bool:
+        return self.original_origin(position) is not None
+
+    def original_origin(self, position: int) -> int | None:
+        """The origin of the message at `position` while it is the original itself, else None."""
         origin = self.origins[position]
-        return origin is not None and self.messages[position] is self.prepared.messages[origin]
+        return origin if origin is not None and self.messages[position] is self.prepared.messages[origin] else None
 
     def shared_value(self, key, build):
         """The prepared conversation's index under `key` (Prepared.index)."""
@@ -229,7 +234,7 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
                             conversation.metadata.get("compact_boundaries") or [],
                             conversation.metadata.get("agent_version"),
                             frozenset(conversation.metadata.get("compact_summary_indices") or ()),
-                            conversation.metadata)
+                            *_run_facts(conversation.metadata), metadata=conversation.metadata)
         if conversation.has_usage and given_model(conversation.metadata) is None:
             calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
     model = given_model(conversation.metadata) if isinstance(conversation, Conversation) else None
@@ -250,6 +255,14 @@ def given_model(metadata: dict) -> TokenModel | None:
         return None
 
 
+def _run_facts(metadata: dict) -> tuple[dict | None, str | None]:
+    """(the run's totals, the model named for the whole run) from a conversation's metadata."""
+    totals = metadata.get(RECORDED_TOTALS) if isinstance(metadata.get(RECORDED_TOTALS), dict) else None
+    model = next((found for found in ((totals or {}).get("model"), metadata.get("model"))
+                  if isinstance(found, str) and found.strip()), None)
+    return totals, model
+
+
 def remeasured(messages: list[Message], like: Prepared) -> History:
     """`messages` as a conversation of their own (origins 0..n-1), with what `like` measured beside its
     messages (overhead, token model, recorded usage): a layer's output replayed, or a sweep's conversation
@@ -261,14 +274,16 @@ def remeasured(messages: list[Message], like: Prepared) -> History:
 
 def result_positions(history: History, position: int) -> tuple[int, ...]:
     """Positions of the tool_result blocks in the message at `position` of `history`."""
-    if history.is_original(position):
-        return history.result_blocks.positions(history.origins[position])
+    origin = history.original_origin(position)
+    if origin is not None:
+        return history.result_blocks.positions(origin)
     return tool_result_positions(history.messages[position])
 
 
 def content_repr_len(history: History, position: int, block_position: int) -> int:
     """len(repr(content)) of a tool_result block, from the cache when the message is untouched."""
-    if history.is_original(position):
-        return history.prepared.content_repr(history.origins[position], block_position)
+    origin = history.original_origin(position)
+    if origin is not None:
+        return history.prepared.content_repr(origin, block_position)
     block = history.messages[position]["content"][block_position]
     return len(repr(block.get("content", "")))

@@ -20,8 +20,8 @@ from compaction.model.tool_index import ResultBlocks, ToolNames
 
 @dataclass(frozen=True)
 class Recorded:
-    """What a log recorded beside its messages: usage and time per message, its own compactions, and the
-    version of the agent that wrote it."""
+    """What a log recorded beside its messages: usage and time per message, its own compactions, the
+    version of the agent that wrote it, and the run's totals when the log gives them."""
 
     usage: list = field(default_factory=list)  # per message: the call's usage at an assistant message, or None
     timestamps: list = field(default_factory=list)  # per message, ISO 8601 text or None
@@ -29,6 +29,10 @@ class Recorded:
     agent_version: str | None = None  # e.g. "2.1.41", the agent's version when the log says
     # messages the agent wrote only because it compacted (its own summaries): no uncompacted history has them
     agent_summaries: frozenset = frozenset()
+    totals: dict | None = None  # what the log says of the whole run (importers/totals.py), when it does
+    # the model the log names for the whole run (its totals', else its metadata's `model`): the one its
+    # calls are priced at when their usage names none
+    run_model: str | None = None
     # the importer's facts about the log (Conversation.metadata), read-only: what an agent's preset reads of
     # its own log (the window and limit it names, sizes it recorded)
     metadata: dict = field(default_factory=dict)

@@ -51,7 +51,7 @@ class RunningHistory:
         self.version = 0  # changes other than appends so far: equal versions, the same messages
         self.sent_length = 0  # messages the previous call sent
         self.first_change: int | None = None  # lowest position changed since then (None: none)
-        self.sent_tail: list | None = None  # what the previous call sent from first_change on
+        self.sent_tail: list = []  # what the previous call sent from first_change on (empty while it is None)
         self.anchor: tuple[int, int] | None = None  # as History.anchor: the estimate measures from there
 
     # what a History offers, for the code that reads both (lookups.new_outputs, the measures)
@@ -185,7 +185,7 @@ class RunningHistory:
         """These messages are what a call sent: the next call is compared with them."""
         self.sent_length = len(self.messages)
         self.first_change = None
-        self.sent_tail = None
+        self.sent_tail = []
 
     def shared_with_sent(self) -> tuple[int, dict | None]:
         """(how many leading messages are identical to what the previous call sent, that call's message at
@@ -216,7 +216,7 @@ class RunningHistory:
         for name in ("messages", "sizes", "origins", "keys", "uses", "answers", "results", "result_counts"):
             setattr(copy, name, list(getattr(self, name)))
         copy.untouched, copy.changed = set(self.untouched), set(self.changed)
-        copy.sent_tail = None if self.sent_tail is None else list(self.sent_tail)
+        copy.sent_tail = list(self.sent_tail)
         return copy
 
     def snapshot(self, known_tokens: int | None = None) -> History:

@@ -15,7 +15,8 @@ later branch only replays the calls after its split.
 """
 
 import dataclasses
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
+from typing import TypeVar
 
 from compaction.model.settings import LIMITS, Settings
 from compaction.replay.context import ReplayContext
@@ -25,6 +26,7 @@ from compaction.replay.records import ReplayResult
 # Calls between two copies of a branch's state: a copy at every call would cost more than the calls it
 # saves; a branch that splits goes back to the latest copy, at most this many calls before.
 CHECKPOINT_EVERY = 8
+Key = TypeVar("Key", bound=Hashable)  # whatever names a cell to its caller
 
 
 @dataclasses.dataclass
@@ -33,8 +35,8 @@ class BranchCounts:
     calls: int = 0  # calls made, over all branches
 
 
-def branch_replays(context: ReplayContext, form, cells: list[tuple[Hashable, Settings]],
-                   counts: BranchCounts | None = None) -> Iterator[tuple[Hashable, ReplayResult]]:
+def branch_replays(context: ReplayContext, form, cells: Sequence[tuple[Key, Settings]],
+                   counts: BranchCounts | None = None) -> Iterator[tuple[Key, ReplayResult]]:
     """(key, replay) of each cell as its branch ends; `form` is the strategy's incremental form."""
     counts = counts or BranchCounts()
     members = [(key, settings, form.settings(settings)) for key, settings in cells]
@@ -54,6 +56,7 @@ def branch_replays(context: ReplayContext, form, cells: list[tuple[Hashable, Set
                 same = [member for member in members if _agree(member[2], ranges)]
                 if len(same) < len(members):
                     others = [member for member in members if not _agree(member[2], ranges)]
+                    assert checkpoint is not None  # taken above while several cells share the branch
                     # they agreed up to the call before: from the checkpoint they make again the few calls
                     # since, at their own settings (the same calls), then go their own way
                     stack.append((checkpoint.resume(others[0][1]), others))

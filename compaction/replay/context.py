@@ -14,6 +14,7 @@ from compaction.measures.windows import log_window
 from compaction.model.history import History, prepare, remeasured
 from compaction.model.settings import Settings
 from compaction.replay import lookups
+from compaction.replay.options import ReplayOptions
 from compaction.replay.records import ReplayResult
 from compaction.storage.outputs import OutputStore
 from compaction.summarizers import OfflineSummarizer, Summarizer
@@ -42,25 +43,28 @@ class ReplayContext:
     _cache_check: tuple | None = None  # (the check,) once worked out: it does not depend on the settings
 
     @classmethod
-    def start(cls, conversation, name: str, store: OutputStore | None, summarizer: Summarizer | None,
-              model_window_tokens: int | None, keep_histories: bool, prices: Prices | None,
-              from_log: bool = True) -> "ReplayContext":
-        window = None if model_window_tokens is None else check_window(model_window_tokens)
+    def start(cls, conversation, name: str, options: ReplayOptions) -> "ReplayContext":
+        given = options.model_window_tokens
+        window = None if given is None else check_window(given)
         prepared = prepare(conversation)
         if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
             prepared = remeasured(prepared.messages, prepared.prepared)
         if window is None:  # the log's model's window (measures/windows.py)
             window = log_window(prepared.recorded.usage, prepared.recorded.metadata).tokens
         calls = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
-        return cls(name, prepared, store or OutputStore.temporary(), summarizer or OfflineSummarizer(), window,
-                   keep_histories, prices, Billing(prepared.recorded.usage, prices), calls, from_log=from_log)
+        prices = options.prices
+        return cls(name, prepared, options.store or OutputStore.temporary(), options.summarizer or OfflineSummarizer(),
+                   window, options.keep_histories, prices,
+                   Billing(prepared.recorded.usage, prices, prepared.recorded.run_model), calls,
+                   from_log=options.from_log)
 
     def new_result(self, settings: Settings) -> ReplayResult:
         prepared = self.prepared
         return ReplayResult(self.name, settings, self.window, histories=[] if self.keep_histories else None,
                             boundaries=lookups.boundaries_by_call(prepared.recorded.boundaries, self.call_indices),
                             calibration=prepared.calibration, prices=self.prices, token_model=prepared.token_model,
-                            overhead_chars=prepared.overhead)
+                            overhead_chars=prepared.overhead, recorded_totals=prepared.recorded.totals,
+                            run_model=prepared.recorded.run_model)
 
     def new_meter(self) -> Meter:
         recorded = self.prepared.recorded

@@ -12,16 +12,15 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from compaction.errors import SettingsError
-from compaction.measures.cost import Prices
 from compaction.measures.registry import MEASURES
 from compaction.model.history import History
 from compaction.model.settings import LIMITS, Settings
 from compaction.replay.branches import BranchCounts, branch_replays
 from compaction.replay.context import ReplayContext
 from compaction.replay.loop import ReplayResult, incremental_form, replay
+from compaction.replay.options import ReplayOptions
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import StepFunction
-from compaction.summarizers import Summarizer
 
 
 def cell_measures(result: ReplayResult) -> dict[str, Any]:
@@ -96,15 +95,15 @@ def _reusable(candidates: list[ReplayResult], settings: Settings) -> ReplayResul
 
 
 def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
-                reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int | None, prices: Prices | None,
+                reuse: bool, options: ReplayOptions,
                 progress: Callable[[int, int], None] | None = None) -> tuple[list[list[dict]], int]:
     """(cells[row][column], replays made) of `grid`. `read`: the settings the strategy reads (None: any);
-    `reuse` False replays every cell (a caller's own step function may read CONTEXT_LIMIT unannounced)."""
+    `reuse` False replays every cell (a caller's own step function may read CONTEXT_LIMIT unannounced);
+    `options` gives the store and summariser the cells share."""
     counts = BranchCounts()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     total = len(grid) * len(grid[0])
-    for row, column, cell in iter_local_cells(prepared, grid, step, read, reuse, store, summarizer,
-                                              model_window_tokens, prices, counts):
+    for row, column, cell in iter_local_cells(prepared, grid, step, read, reuse, options, counts):
         cells[row, column] = cell
         if progress is not None:
             progress(len(cells), total)
@@ -112,18 +111,18 @@ def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunctio
 
 
 def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
-                     reuse: bool, store: OutputStore, summarizer: Summarizer, model_window_tokens: int | None,
-                     prices: Prices | None, counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
+                     reuse: bool, options: ReplayOptions,
+                     counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """(row, column, cell) of each cell of `grid` as it is done. A strategy with an incremental form runs
     its cells as branches that split where they first differ (branches.py); the others replay each cell,
     reusing a finished replay where it is the same (see _reusable)."""
     form = incremental_form(step) if reuse else None
+    options = options.given(keep_histories=False)
     if form is not None:
-        context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), store, summarizer,
-                                      model_window_tokens, False, prices)
+        context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)
         cells = [((r, c), grid[r][c]) for r in range(len(grid)) for c in range(len(grid[0]))]
-        for (row, column), replayed in branch_replays(context, form, cells, counts):
-            yield row, column, cell_measures(replayed)
+        for (row, column), branch in branch_replays(context, form, cells, counts):
+            yield row, column, cell_measures(branch)
         return
     done: dict[tuple, list[ReplayResult]] = {}
     # largest limits first: a replay whose history never went over its own limit also answers the
@@ -135,8 +134,7 @@ def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFu
         candidates = done.setdefault(_replay_key(settings, read), [])
         replayed = _reusable(candidates, settings) if reuse else None
         if replayed is None:
-            replayed = replay(prepared, settings, store=store, summarizer=summarizer, model_window_tokens=model_window_tokens, strategy=step,
-                              keep_histories=False, prices=prices)
+            replayed = replay(prepared, settings, strategy=step, options=options)
             counts.replays += 1
             counts.calls += len(replayed.calls)
             candidates.append(replayed)

@@ -7,6 +7,7 @@ from bisect import bisect_left
 from compaction.layers.compact_tool import compact_calls, compact_focus
 from compaction.model.history import History
 from compaction.model.messages import content_chars
+from compaction.model.running import RunningHistory
 
 
 def boundaries_by_call(boundaries: list, call_indices: list[int]) -> list[dict]:
@@ -51,7 +52,8 @@ def output_chars_before(prepared: History) -> list[int]:
     return prepared.shared_value("output_chars_before", build)
 
 
-def new_outputs(history: History, first_new: int, end: int, output_chars: list[int]) -> tuple[int, int]:
+def new_outputs(history: History | RunningHistory, first_new: int, end: int,
+                output_chars: list[int]) -> tuple[int, int]:
     """(characters of the tool outputs that arrived in originals[first_new:end], of those sent whole).
 
     They sit at the tail of the history unless a summary took them; a block is whole when the sent

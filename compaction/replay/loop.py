@@ -17,17 +17,17 @@ the others in the plain loop (plain.py: the strategy's step on the whole history
 also the reference the incremental one is tested against.
 """
 
-from compaction.measures.cost import Prices
+from typing import Any
+
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.context import ReplayContext
 from compaction.replay.incremental import replay_incremental
+from compaction.replay.options import ReplayOptions, options_from
 from compaction.replay.plain import replay_plain
 from compaction.replay.records import MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
-from compaction.storage.outputs import OutputStore
 from compaction.strategies import StepFunction, resolve
-from compaction.summarizers import Summarizer
 
-__all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "ReplayResult", "incremental_form", "replay"]
+__all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "ReplayOptions", "ReplayResult", "incremental_form", "replay"]
 
 
 def incremental_form(step):
@@ -35,14 +35,13 @@ def incremental_form(step):
     return getattr(step, "incremental", None)
 
 
-def replay(conversation, settings: Settings | None = None, *, store: OutputStore | None = None,
-           summarizer: Summarizer | None = None, model_window_tokens: int | None = None,
-           strategy: "str | StepFunction" = "pipeline", keep_histories: bool = True,
-           prices: Prices | None = None, plain: bool = False, from_log: bool = True) -> ReplayResult:
+def replay(conversation, settings: Settings | None = None, *, strategy: "str | StepFunction" = "pipeline",
+           options: ReplayOptions | None = None, **changes: Any) -> ReplayResult:
     """Replay a conversation (message list, Conversation or prepared History) through the agent loop.
 
-    `model_window_tokens` None is the log's own window (its model's: measures/windows.py); a number overrides
-    it. Nothing passed in is changed. `keep_histories=False` drops the per-call histories (sweeps). Each
+    What rides along is `options` (options.py), or its fields given one by one (`store=`, `summarizer=`,
+    `model_window_tokens=`, `prices=`, `keep_histories=`, `plain=`, `from_log=`) over the defaults.
+    Nothing passed in is changed. `keep_histories=False` drops the per-call histories (sweeps). Each
     call is measured (measures/meter.py): what the log recorded, cache reads and writes, cost, blind
     references; artifact retention at the end. `prices` None prices each call as the log says (its
     model's row of the price table); given, every call is priced at them. A Conversation brings the usage
@@ -52,10 +51,10 @@ def replay(conversation, settings: Settings | None = None, *, store: OutputStore
     the fit of its token model (how far the models alone come, against the log: benchmarks).
     """
     settings = settings or DEFAULTS
+    chosen = options_from(options, changes)
     name, step = resolve(strategy)
-    context = ReplayContext.start(conversation, name, store, summarizer, model_window_tokens, keep_histories, prices,
-                                  from_log)
-    form = None if plain else incremental_form(step)
+    context = ReplayContext.start(conversation, name, chosen)
+    form = None if chosen.plain else incremental_form(step)
     if form is not None:
         return replay_incremental(context, settings, form)
     return replay_plain(context, settings, step)

@@ -67,9 +67,10 @@ class ProcessPool(InProcess):
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         context = multiprocessing.get_context("fork" if self.shares_memory else "spawn")
-        initializer, initargs = (importlib.import_module, (self.preload,)) if self.preload else (None, ())
-        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=initializer,
-                                                      initargs=initargs)
+        if not self.preload:
+            return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
+        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_import,
+                                                      initargs=(self.preload,))
 
     def start(self) -> None:
         """Start every worker now rather than at the first tasks, which then wait for no new interpreter
@@ -120,6 +121,11 @@ def _listed(addresses) -> str:
     return ", ".join(addresses[:3]) + (f" and {len(addresses) - 3} more" if len(addresses) > 3 else "")
 
 
+def _import(module: str) -> None:
+    """A pool worker's initializer: import `module` as the worker starts."""
+    importlib.import_module(module)
+
+
 class DaskCluster:
     """Tasks on a Dask distributed cluster at `address` (e.g. tcp://10.0.0.5:8786). Its workers need
     this package installed, at this version, and must see the corpus folder at the same path: both are
@@ -134,6 +140,8 @@ class DaskCluster:
             self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
             raise CompactionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        scheduler = self.client.scheduler  # None only before a client connects
+        self.address = scheduler.address if scheduler is not None else address
         try:
             self.check_workers()
         except BaseException:
@@ -145,7 +153,7 @@ class DaskCluster:
         """CompactionError unless every worker imports compaction at this process's version."""
         from compaction.version import __version__
 
-        address = self.client.scheduler.address
+        address = self.address
         answers = self.client.run(installed_version, on_error="return")
         if not answers:
             raise CompactionError(f"the Dask scheduler at {address} has no workers: start some with "
@@ -182,7 +190,7 @@ class DaskCluster:
         except TimeoutError:
             return []
         except (OSError, FuturesCancelledError) as error:  # the scheduler went away, or another client cancelled
-            raise CompactionError(f"lost the Dask cluster at {self.client.scheduler.address}: {error}") from None
+            raise CompactionError(f"lost the Dask cluster at {self.address}: {error}") from None
         return list(done)
 
     def cancel(self, futures: list) -> None:
@@ -198,6 +206,7 @@ def open_executor(workers: int = 1, scheduler: str | None = None, forked: bool =
     """The executor asked for: Dask when a scheduler address is given, else `workers` local processes
     (1: this process; `forked`: see ProcessPool). Closed on leaving, also after an error or an
     interruption."""
+    executor: InProcess | DaskCluster
     if scheduler:
         executor = DaskCluster(scheduler)
     elif isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

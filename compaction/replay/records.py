@@ -1,11 +1,13 @@
 """A replay's records: one per model call (what was sent, what acted, what it cost and lost), and
 the totals over the session. Plain data, so the CLI, the pages, sweeps and corpora read the same."""
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from compaction.measures.cost import Prices
+from compaction.importers.totals import has_tokens, input_of
+from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.measures.meter import CallMeasures
+from compaction.measures.run_totals import totals_cost
 from compaction.model.calibration import Calibration
 from compaction.model.events import AppliedEdit, SummaryEvent
 from compaction.model.history import History
@@ -16,8 +18,10 @@ from compaction.strategies import all_actions
 MODEL_WINDOW_TOKENS = 200_000
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CallRecord:
+    """One model call of a replay; built once, by keyword (protocol.py), and read as plain data after."""
+
     call: int  # 0-based number of the model call
     index: int  # index in the original conversation of the assistant message this call produced
     messages: int  # messages sent
@@ -35,14 +39,6 @@ class CallRecord:
     raw_cost_usd: float = 0.0  # what this call would cost without compaction, caching included
     raw_runs: bool = True  # without compaction this call would still fit the model window
     exact: bool = False  # `tokens` are what the log recorded (the history is still what the agent sent)
-
-    @classmethod
-    def made(cls, *values) -> "CallRecord":
-        """The record of `values` (the fields in order), made at every call of a replay: its fields set in
-        one step instead of one setattr each, as a frozen dataclass's __init__ does."""
-        record = object.__new__(cls)
-        record.__dict__.update(zip(_RECORD_FIELDS, values, strict=True))
-        return record
 
     @property
     def applied_edits(self) -> list[AppliedEdit]:
@@ -70,9 +66,6 @@ class CallRecord:
         return data
 
 
-_RECORD_FIELDS = tuple(f.name for f in fields(CallRecord))
-
-
 @dataclass
 class ReplayResult:
     strategy: str
@@ -94,6 +87,8 @@ class ReplayResult:
     cache_check: tuple[int, int] | None = None  # (modelled, recorded) cache reads of what the agent sent
     token_model: TokenModel = DEFAULT_TOKEN_MODEL  # characters -> tokens for every figure of this replay
     overhead_chars: int = 0  # characters of system prompt and tools sent with every call
+    recorded_totals: dict | None = None  # what the log says of the whole run (importers/totals.py)
+    run_model: str | None = None  # the model the log names for the whole run, not per call
 
     def history(self, call: int) -> History:
         """The history sent at `call` (its `.messages`, `.sizes`, `.origins`)."""
@@ -138,6 +133,10 @@ class ReplayResult:
         read = sum(m.cache_read for m in measured[1:])
         written = sum(m.cache_write for m in measured[1:])
         recorded = [m.recorded["context_tokens"] for m in measured if m.recorded]
+        # a log that gives only the run's totals: they are the recorded side, every per-call figure estimated
+        from_totals = None if recorded_costs else totals_cost(self.recorded_totals, self.prices or DEFAULT_PRICES)
+        if from_totals is not None and has_tokens(self.recorded_totals):
+            recorded = [input_of(self.recorded_totals)]
         raw_sent = sum(c.raw_tokens for c in runs)
         sent_compared = sum(c.tokens for c in runs)
         return {
@@ -172,12 +171,16 @@ class ReplayResult:
             "compared_calls": len(runs),
             "cost_usd_compared": sum(compared),
             "raw_cost_usd": sum(c.raw_cost_usd for c in runs),
-            "recorded_cost_usd": sum(recorded_costs) if recorded_costs else None,
+            "recorded_cost_usd": sum(recorded_costs) if recorded_costs else from_totals.usd if from_totals else None,
             "recorded_calls": len(recorded_costs),  # the calls whose usage the log recorded (and priced)
+            # the recorded cost and tokens are the run's totals: the log gives no call's own usage
+            "recorded_from_totals": from_totals is not None,
+            "recorded_cost_basis": from_totals.basis if from_totals else None,
+            "recorded_totals": self.recorded_totals,  # the log's run totals as it gives them, or None
             "exact_calls": sum(1 for c in calls if c.exact),
             "parting_call": self.parting_call,
             "priced_as": self.priced_as,
-            "price_notes": list(self.price_notes),
+            "price_notes": list(dict.fromkeys([*self.price_notes, *(from_totals.notes if from_totals else ())])),
             "cache_lifetimes": list(self.cache_lifetimes),
             "blind_references": sum(len(m.blind) for m in measured),
             "artifact_retention": self.artifact_retention,

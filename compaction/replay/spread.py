@@ -23,13 +23,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from compaction.errors import CompactionError
-from compaction.measures.cost import Prices
 from compaction.measures.meter import term_index
 from compaction.model.history import History, remeasured
 from compaction.model.prepared import Prepared
 from compaction.model.settings import Settings
+from compaction.model.tool_index import ResultBlocks, ToolNames
 from compaction.replay import lookups
 from compaction.replay.grid import SweepStore, local_cells, sweep_grid
+from compaction.replay.options import ReplayOptions
 from compaction.replay.parallel import stream
 from compaction.strategies import SETTINGS_READ, Built, build, resolve
 from compaction.summarizers import OfflineSummarizer
@@ -50,8 +51,9 @@ class _Conversation:
     def history(self) -> History:
         found = _PREPARED.get(self.key) if self.key else None
         if found is None:
-            found = remeasured(pickle.loads(self.messages), Prepared([], [], None, None, self.overhead,
-                                                                      self.token_model, self.calibration, self.recorded))
+            like = Prepared([], [], ToolNames([]), ResultBlocks([]), self.overhead, self.token_model, self.calibration,
+                            self.recorded)  # only its measured facts are read: remeasured indexes the messages
+            found = remeasured(pickle.loads(self.messages), like)
             if self.key:
                 _PREPARED.clear()  # one conversation at a time: a worker serves one sweep after another
                 _PREPARED[self.key] = found
@@ -75,23 +77,28 @@ def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
 
 
 def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[int]], along: str,
-               base: Settings, strategy: "str | tuple[str, dict]", window: int | None,
-               prices: Prices | None) -> tuple[list[dict], int]:
+               base: Settings, strategy: "str | tuple[str, dict]", options: ReplayOptions) -> tuple[list[dict], int]:
     """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
-    many replays they took."""
-    name, step = resolve(strategy if isinstance(strategy, str) else build(*strategy))
-    read = SETTINGS_READ.get(name) if isinstance(strategy, str) else step.settings_read
+    many replays they took. `options`: what the sweep's options give a worker (ReplayOptions.for_workers)."""
+    if isinstance(strategy, str):
+        name, step = resolve(strategy)
+        read = SETTINGS_READ.get(name)
+    else:
+        built = build(*strategy)
+        name, step, read = built.__name__, built, built.settings_read
     *_, grid = sweep_grid(base, across, (along, [value]))
     with tempfile.TemporaryDirectory(prefix="compaction-sweep-") as folder:
-        cells, replays = local_cells(conversation.history(), grid, step, read, True, SweepStore(folder),
-                                     OfflineSummarizer(), window, prices)
+        here = options.given(store=SweepStore(folder), summarizer=OfflineSummarizer())
+        cells, replays = local_cells(conversation.history(), grid, step, read, True, here)
     return cells[0], replays
 
 
 def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
-                 strategy: "str | Built", window: int | None, prices: Prices | None, executor,
+                 strategy: "str | Built", options: ReplayOptions,
                  cancelled: Callable[[], bool] | None = None) -> Iterator[tuple[int, list, int]]:
-    """(cells done so far, [(row, column, cell)] of one line, its replays) as each task finishes."""
+    """(cells done so far, [(row, column, cell)] of one line, its replays) as each task finishes, on the
+    workers of `options.executor`."""
+    executor = options.executor
     by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
     across, (along, values) = (y, x) if by_columns else (x, y)
     conversation = _Conversation(messages_payload(prepared.originals), prepared.overhead, prepared.token_model,
@@ -103,7 +110,7 @@ def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list
     tasks = line_parts(len(values), len(across[1]), executor.workers)
     done = 0
     for task, outcome in stream(_sweep_part, tasks, (values, conversation, across, along, base,
-                                                      _strategy(strategy), window, prices),
+                                                      _strategy(strategy), options.for_workers()),
                                 executor, lambda part, error: error, None, cancelled):
         position, first, _ = tasks[task]
         if isinstance(outcome, BaseException):

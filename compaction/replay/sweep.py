@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compaction.errors import CompactionError
-from compaction.measures.cost import Prices
 from compaction.measures.registry import MEASURES
 from compaction.measures.registry import measure as check_measure
 from compaction.measures.tradeoff import pareto_front
@@ -19,10 +18,10 @@ from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.branches import BranchCounts
 from compaction.replay.grid import SweepStore, iter_local_cells, sweep_grid
+from compaction.replay.options import ReplayOptions, options_from
 from compaction.replay.spread import spread_lines
-from compaction.storage.outputs import OutputStore
 from compaction.strategies import SETTINGS_READ, Built, StepFunction, resolve
-from compaction.summarizers import OfflineSummarizer, Summarizer
+from compaction.summarizers import OfflineSummarizer
 
 NOT_DONE = {name: None for name in MEASURES}  # a cell still to do while the sweep streams
 
@@ -72,21 +71,21 @@ class SweepResult:
 
 
 def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]],
-          base_settings: Settings | None = None, measure: str = "peak_tokens",
-          progress: Callable[[int, int], None] | None = None, strategy: "str | StepFunction" = "pipeline",
-          model_window_tokens: int | None = None, summarizer: Summarizer | None = None,
-          store: OutputStore | None = None, prices: Prices | None = None, executor=None,
-          cancelled: Callable[[], bool] | None = None) -> SweepResult:
+          base_settings: Settings | None = None, *, measure: str = "peak_tokens",
+          strategy: "str | StepFunction" = "pipeline", progress: Callable[[int, int], None] | None = None,
+          cancelled: Callable[[], bool] | None = None, options: ReplayOptions | None = None,
+          **changes: Any) -> SweepResult:
     """Replay `conversation` for every (x, y) pair of settings; `progress(done, total)` after each cell.
 
     `x` and `y` are (setting name, values), e.g. ("context_limit", [20_000, 50_000]). Bad names or
-    values raise SettingsError before any replay runs. With an `executor` of several workers
-    (compaction.replay.parallel), the grid's lines run on them (spread.py) with the same cells;
-    a caller's own step function or summariser, which need not pickle, runs here.
+    values raise SettingsError before any replay runs. What rides along is `options` (options.py), or
+    its fields given one by one (`executor=`, `prices=`, `model_window_tokens=`, ...). With an executor
+    of several workers (compaction.replay.parallel), the grid's lines run on them (spread.py) with the
+    same cells; a caller's own step function or summariser, which need not pickle, runs here.
     """
     result = None
-    for result in sweep_stream(conversation, x, y, base_settings, measure, strategy, model_window_tokens,
-                               summarizer, store, prices, executor, cancelled):
+    for result in sweep_stream(conversation, x, y, base_settings, measure=measure, strategy=strategy,
+                               cancelled=cancelled, options=options_from(options, changes)):
         if progress is not None:
             progress(result.cells_done, result.cell_count)
     if result is None or result.cells_done < result.cell_count:
@@ -95,29 +94,30 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
 
 
 def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]],
-                 base_settings: Settings | None = None, measure: str = "peak_tokens",
-                 strategy: "str | StepFunction" = "pipeline", model_window_tokens: int | None = None,
-                 summarizer: Summarizer | None = None, store: OutputStore | None = None, prices: Prices | None = None,
-                 executor=None, cancelled: Callable[[], bool] | None = None) -> Iterator[SweepResult]:
+                 base_settings: Settings | None = None, *, measure: str = "peak_tokens",
+                 strategy: "str | StepFunction" = "pipeline", cancelled: Callable[[], bool] | None = None,
+                 options: ReplayOptions | None = None, **changes: Any) -> Iterator[SweepResult]:
     """The sweep of `sweep`, cell by cell: the same SweepResult is yielded each time cells are done (one
     cell here, one line of the grid from a worker), the cells still to do holding None for every measure
     (`cells_done` says how many are done); the last one yielded is the whole grid. A grid whose settings
     cannot be raises SettingsError before the first. Nothing is yielded after `cancelled()` is true."""
     base = base_settings or DEFAULTS
+    chosen = options_from(options, changes)
     x_name, x_values, y_name, y_values, grid = sweep_grid(base, x, y)
     name, step = resolve(strategy)
     result = SweepResult(x_name, x_values, y_name, y_values, check_measure(measure).name, name, base,
                          [[dict(NOT_DONE) for _ in x_values] for _ in y_values])
     prepared = prepare(conversation)
-    store = store or SweepStore(tempfile.mkdtemp(prefix="compaction-sweep-"))
     # a named or built strategy says which settings it reads; a caller's own function may read any
-    known = isinstance(strategy, str | Built)
-    read = (SETTINGS_READ.get(name) if isinstance(strategy, str) else strategy.settings_read) if known else None
-    spread = executor is not None and executor.workers > 1 and known and summarizer is None \
+    named = strategy if isinstance(strategy, str | Built) else None
+    known = named is not None
+    read = None if named is None else SETTINGS_READ.get(name) if isinstance(named, str) else named.settings_read
+    executor = chosen.executor
+    spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
         and max(len(x_values), len(y_values)) > 1  # _check_axis refused empty axes
-    if spread:
-        for done, line, replays in spread_lines(prepared, (x_name, x_values), (y_name, y_values), base, strategy,
-                                                model_window_tokens, prices, executor, cancelled):
+    if spread and named is not None:
+        for done, line, replays in spread_lines(prepared, (x_name, x_values), (y_name, y_values), base, named,
+                                                chosen, cancelled):
             for row, column, cell in line:
                 result.cells[row][column] = cell
             result.cells_done, result.replays = done, result.replays + replays
@@ -125,9 +125,10 @@ def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Seque
         return
     stopped = cancelled or (lambda: False)
     counts = BranchCounts()
+    here = chosen.given(store=chosen.store or SweepStore(tempfile.mkdtemp(prefix="compaction-sweep-")),
+                        summarizer=chosen.summarizer or OfflineSummarizer(), keep_histories=False)
     # a step function of the caller's may read CONTEXT_LIMIT without saying so: replay every cell
-    for row, column, cell in iter_local_cells(prepared, grid, step, read, known, store,
-                                              summarizer or OfflineSummarizer(), model_window_tokens, prices, counts):
+    for row, column, cell in iter_local_cells(prepared, grid, step, read, known, here, counts):
         if stopped():
             return
         result.cells[row][column] = cell

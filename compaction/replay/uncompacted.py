@@ -71,10 +71,10 @@ class Uncompacted:
         cost = 0.0
         if runs:
             price = self.billing.at(index)
-            fresh = self.previous is None or expired(self.previous[1], time, price.ttl_s)
-            read = 0 if fresh else min(self.previous[0], tokens)
+            previous = self.previous
+            read = 0 if previous is None or expired(previous[1], time, price.ttl_s) else min(previous[0], tokens)
             # what the agent sent, until its own first compaction: its recorded reads and writes
-            cost = price.as_recorded(usage, output_tokens) if known and index < self.before \
+            cost = price.as_recorded(usage, output_tokens) if known and index < self.before and usage is not None \
                 else price.cached(read, tokens - read, output_tokens)
             self.previous = (tokens, time)
         return chars, tokens, runs, cost

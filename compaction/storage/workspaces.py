@@ -75,7 +75,7 @@ def remove_stale_sessions(root: str | Path, max_age_s: float = SESSION_MAX_AGE_S
     root = Path(root)
     now = time.time() if now is None else now
     kept = {Path(path).resolve() for path in keep}
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(root))
     except OSError:

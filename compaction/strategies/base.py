@@ -34,7 +34,8 @@ class Step:
         return self.history if self.carry is None else self.carry
 
 
-StepFunction = Callable[[History, Settings, OutputStore, Summarizer], Step]
+# every step takes the store and the summariser as optional (None: the layer's own default)
+StepFunction = Callable[[History, Settings, OutputStore | None, Summarizer | None], Step]
 
 
 def summaries_made(events) -> int:

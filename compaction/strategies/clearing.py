@@ -122,7 +122,7 @@ def results_of(matches: Callable[[str], bool], cleared_text: str) -> Callable[[H
     a result this edit cleared before (`cleared_text` in a changed message) is not whole any more."""
     def units_in(history: History, position: int) -> list[Unit]:
         message = history.messages[position]
-        units = []
+        units: list[Unit] = []
         for j in result_positions(history, position):
             block = message["content"][j]
             if block.get("content") == cleared_text and not history.is_original(position):

@@ -30,7 +30,8 @@ from compaction.summarizers import Summarizer
 TUTORIAL = Source("The s08_context_compact tutorial: its code and explanation (this project's seed documents)", "")
 
 
-def pipeline_step(history: History, settings: Settings, store: OutputStore, summarizer: Summarizer) -> Step:
+def pipeline_step(history: History, settings: Settings, store: OutputStore | None = None,
+                  summarizer: Summarizer | None = None) -> Step:
     run = run_layers(history, settings, store or OutputStore.temporary(), summarizer)
     acted = []
     before = history

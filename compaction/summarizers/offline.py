@@ -136,7 +136,9 @@ class _MessageNotes:
 
 def _notes_of(message: Message) -> _MessageNotes:
     text = message_text(message).strip()
-    summary, requests, constraints = None, (), ()
+    summary = None
+    requests: tuple[str, ...] = ()
+    constraints: tuple[str, ...] = ()
     if is_summary(message):
         summary = summary_body(message)
     elif message.get("role") == "user" and text and not text.startswith(SNIP_PREFIX):
@@ -144,11 +146,14 @@ def _notes_of(message: Message) -> _MessageNotes:
         requests = (_first_line(typed, 200),) if typed else ()
         constraints = tuple(s for s in _sentences(typed) if _CONSTRAINT.search(s))
     assistant = message.get("role") == "assistant" and bool(text)
-    calls, read, changed, commands = [], [], [], []
+    calls: list[tuple[str, str]] = []
+    read: list[str] = []
+    changed: list[str] = []
+    commands: list[str] = []
     for use in tool_uses(message):
         name = str(use.get("name", "tool"))
         calls.append((str(use.get("id")), name))
-        tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+        tool_input = given if isinstance(given := use.get("input"), dict) else {}
         paths = [str(tool_input[k]) for k in FILE_INPUT_KEYS if isinstance(tool_input.get(k), str)]
         (changed if _WRITE_TOOLS.search(name) else read).extend(paths)
         commands += [str(tool_input[k]) for k in _COMMAND_KEYS if isinstance(tool_input.get(k), str)]

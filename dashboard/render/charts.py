@@ -6,9 +6,8 @@ import textwrap
 import pandas as pd
 import plotly.graph_objects as go
 
-from compaction.layers.fates import FATE_TEXT, FATES
-from compaction.layers.pipeline import LAYER_TITLES, PipelineResult
-from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.layers import FATE_TEXT, FATES, LAYER_TITLES, PipelineResult
+from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
 from dashboard.render.units import CHARS, SHORT, SIZE_WORDS, compact_number, convert
 
 FATE_COLORS = {

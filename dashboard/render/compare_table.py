@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
-from compaction.measures.tradeoff import pareto_front
-from compaction.replay.loop import ReplayResult
+from compaction.measures import pareto_front
+from compaction.replay import ReplayResult
 from compaction.strategies import all_actions
 from dashboard.render import comparison
 from dashboard.render.timeline import ACTION_TITLES, STRATEGY_TITLES
@@ -116,7 +116,13 @@ def _reference_rows(reference: ReplayResult) -> dict[str, dict[str, str]]:
     def recorded(calls):
         return [c.measures.recorded for c in calls if c.measures is not None and c.measures.recorded]
 
-    if totals["recorded_cost_usd"] is not None:
+    if totals["recorded_from_totals"]:  # the run's totals only: per call nothing, and the whole if compared whole
+        run, whole = totals["recorded_totals"] or {}, compared == totals["calls"]
+        rows[THE_LOG] = {"calls": _count(run.get("calls")),
+                         "tokens_compared": _count(totals["recorded_context_tokens"] if whole else None),
+                         "cost_compared": dollars(totals["recorded_cost_usd"] if whole else None),
+                         "cost": dollars(totals["recorded_cost_usd"]), "summaries": _count(len(reference.boundaries))}
+    elif totals["recorded_cost_usd"] is not None:
         early = recorded(reference.calls[:compared])
         rows[THE_LOG] = {"calls": _count(len(recorded(reference.calls))),
                          "tokens_compared": _count(sum(r.get("context_tokens") or 0 for r in early)),

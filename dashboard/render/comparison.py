@@ -7,7 +7,7 @@ and the agent stops. Past that call there is nothing to compare with, so the fig
 the page says where the agent without compaction stops. No Streamlit here.
 """
 
-from compaction.replay.records import ReplayResult
+from compaction.replay import ReplayResult
 
 NOT_COMPARABLE = "n/a past call {call:,}"
 

@@ -4,9 +4,9 @@ trade-off chart. Plain functions, tested without a browser."""
 
 import plotly.graph_objects as go
 
-from compaction.measures.registry import MEASURES
-from compaction.model.settings import DEFAULTS
-from compaction.replay.sweep import SweepResult
+from compaction.measures import MEASURES
+from compaction.model import DEFAULTS
+from compaction.replay import SweepResult
 from dashboard.render.time_charts import MARGIN, cell_text
 from dashboard.render.tradeoff_chart import tradeoff_figure
 

@@ -1,17 +1,14 @@
 """The Sessions page's table: corpus rows (compaction.corpus.COLUMNS) filtered, searched and labelled for
 people, plus the corpus sweep's trade-off front. No Streamlit here, so it is tested directly."""
 
-import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from compaction.corpus import percentile
-from compaction.corpus.homes import homes
-from compaction.corpus.subagents import SUBAGENT
-from compaction.importers.formats import title_of
+from compaction.corpus import SUBAGENT, agent_homes, percentile
+from compaction.importers import title_of
 
 # Row field -> column title, in the order shown. A subagent's session reads "↳ agent-…" and its parent's
 # session id is in "subagent of", so that sorted or filtered the row still says whose it is.
@@ -20,7 +17,7 @@ TITLES = {
     "error": "error", "first_time": "first time", "last_time": "last time", "messages": "messages",
     "model_calls": "model calls", "recorded_cost_usd": "recorded cost (US$)",
     "cost_usd": "cost with these settings (US$)", "cost_usd_no_cache": "cost without caching",
-    "price_notes": "price notes",
+    "price_notes": "price notes", "recorded_from_totals": "recorded from",
     "subagents": "subagents", "recorded_cost_with_subagents_usd": "recorded, with its subagents (US$)",
     "chars": "size (characters)", "bytes": "size on disk (bytes)", "recorded_tokens": "recorded tokens",
     "recorded_peak_tokens": "recorded peak", "log_compactions": "log's own compactions", "tokens_sent": "tokens sent",
@@ -39,6 +36,7 @@ COLUMN_KINDS = {title: "count" for title in (
     title: "usd" for title in ("recorded cost (US$)", "cost with these settings (US$)", "cost without caching",
                                "recorded, with its subagents (US$)")} | {"first time": "time", "last time": "time"}
 UNREADABLE = "unreadable"
+FROM_TOTALS = "the run's totals (per call: estimated)"
 SUBAGENT_MARK = "↳ "
 PARENT_MISSING = " (not in this folder)"
 
@@ -87,12 +85,20 @@ def formats_of(rows: Iterable[dict]) -> list[str]:
 
 def _shown(row: dict) -> dict:
     """The row as the table writes it: the format's title, a subagent marked under its session."""
-    shown = {**row, "format_title": format_title(row), "price_notes": "; ".join(row.get("price_notes") or ())}
+    shown = {**row, "format_title": format_title(row), "price_notes": "; ".join(row.get("price_notes") or ()),
+             "recorded_from_totals": recorded_from(row)}
     if is_subagent(row):
         shown["session"] = SUBAGENT_MARK + str(row.get("session") or "")
         if row.get("subagent_of") and not row.get("parent_path"):
             shown["subagent_of"] = row["subagent_of"] + PARENT_MISSING
     return shown
+
+
+def recorded_from(row: dict) -> str:
+    """Where a row's recorded cost comes from, in the table's words ("" when it has none)."""
+    if row.get("recorded_cost_usd") is None:
+        return ""
+    return FROM_TOTALS if row.get("recorded_from_totals") else "each call's usage"
 
 
 def sessions_frame(rows: Iterable[dict]) -> pd.DataFrame:
@@ -122,14 +128,7 @@ def corpus_summary(rows: list[dict]) -> dict[str, float | int | None]:
             "median_saved": percentile(saved, 0.5)}
 
 
-def suggested_agent_folders(home: Path, client_ip) -> list[tuple[str, Path]]:
-    """(agent, folder) for every agent's log folder under `home` (corpus/homes.py) that is a folder, when the
-    browser is on this machine: Streamlit gives no IP address for a connection through localhost, or a
-    loopback one. A suggestion, not a security check."""
-    if client_ip is not None:
-        try:
-            if not ipaddress.ip_address(client_ip).is_loopback:
-                return []
-        except (TypeError, ValueError):  # not an address at all
-            return []
-    return [(place.agent, folder) for place in homes() if (folder := place.folder(home)).is_dir()]
+def suggested_agent_folders(home: Path) -> list[tuple[str, Path]]:
+    """(agent, folder) for every agent's log folder under `home` (corpus/homes.py) that is a folder
+    (whether this browser may use it is corpus_state.agent_folders' question)."""
+    return [(place.agent, folder) for place in agent_homes() if (folder := place.folder(home)).is_dir()]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from compaction.export import Exported, export, forms_for
-from compaction.model.settings import Settings
+from compaction.model import Settings
 from compaction.strategies import build
 
 

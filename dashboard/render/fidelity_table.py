@@ -5,8 +5,8 @@ No Streamlit here."""
 
 import pandas as pd
 
-from compaction.measures.fidelity import Fidelity, fidelity
-from compaction.replay.records import ReplayResult
+from compaction.measures import Fidelity, log_fidelity
+from compaction.replay import ReplayResult
 
 COLUMNS = ("log's compaction", "the log compacted before call", "tokens before (the log)",
            "the strategy compacted before call", "calls apart")
@@ -28,7 +28,7 @@ def fidelity_of(result: ReplayResult) -> Fidelity | None:
     """The fidelity of a replay of a log that compacted itself; None for any other conversation."""
     if not result.boundaries:
         return None
-    return fidelity(result)
+    return log_fidelity(result)
 
 
 def fidelity_frame(found: Fidelity) -> pd.DataFrame:

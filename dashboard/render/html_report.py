@@ -14,9 +14,9 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
-from compaction.layers.pipeline import PipelineResult
-from compaction.model.settings import HELP
-from compaction.replay.loop import ReplayResult
+from compaction.layers import PipelineResult
+from compaction.model import HELP
+from compaction.replay import ReplayResult
 from dashboard.render import comparison
 from dashboard.render.charts import waterfall_figure
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
@@ -53,6 +53,7 @@ MEASURES = {
     "cost_usd": "Modelled cost of every call, with prompt caching",
     "cost_usd_no_cache": "Modelled cost of every call, without prompt caching",
     "recorded_cost_usd": "What this session cost according to its log",
+    "recorded_cost_basis": "Where that cost comes from: the run's totals (every per-call figure is estimated)",
     "cache_read_tokens": "Tokens read from the cache",
     "cache_write_tokens": "Tokens written to the cache",
     "blind_references": "Blind references: names the model used after compaction had removed where they appeared",
@@ -141,7 +142,8 @@ def _replay_section(replay: ReplayResult | None) -> str:
             + _figure(dollars(totals["raw_cost_usd"]), f"cost without compaction, {compared}"))
     session = (_figure(f"{totals['calls']:,}", "model calls") + _figure(f"{totals['tokens_sent']:,}", f"tokens sent, {whole}")
                + _figure(dollars(totals["cost_usd"]), f"cost, {whole}")
-               + _figure(session_cost_text(replay), "what this session cost (its log)")
+               + _figure(session_cost_text(replay), "what this session cost (its log's run totals)"
+                         if totals["recorded_from_totals"] else "what this session cost (its log)")
                + _figure(f"{totals['summaries']:,}", "summaries"))
     return ("<h2>Over the whole session</h2><p>Before every model call the four layers run on the history so far, "
             "as in the agent's loop. Grey: what each call would send without compaction; blue: what is sent; "

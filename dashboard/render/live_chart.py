@@ -4,8 +4,7 @@ compaction at the recent growth per call."""
 
 import plotly.graph_objects as go
 
-from compaction.live.forecast import Forecast
-from compaction.live.session import LiveSession
+from compaction.live import Forecast, LiveSession
 from dashboard.render.time_charts import BOUNDARY_COLOR, RECORDED_COLOR
 
 THRESHOLD_COLOR = "#e45756"

@@ -2,9 +2,7 @@
 newest calls as rows, and where the file was read (the offsets, so it can be seen that nothing is read
 twice)."""
 
-from compaction.live.calls import Call
-from compaction.live.forecast import Forecast
-from compaction.live.session import LiveSession
+from compaction.live import Call, Forecast, LiveSession
 
 TABLE_CALLS = 20
 

@@ -9,7 +9,7 @@ Message numbers stay those of the loaded conversation (the view's origins). No S
 
 from dataclasses import dataclass
 
-from compaction.model.history import History
+from compaction.model import History
 from dashboard.render.units import describe
 
 WITHOUT_SUMMARIES = "without-agent-summaries"

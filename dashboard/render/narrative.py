@@ -3,8 +3,7 @@
 from collections import Counter
 
 from compaction.agents import agent_of
-from compaction.layers.fates import FATES, message_fates
-from compaction.layers.pipeline import PipelineResult
+from compaction.layers import FATES, PipelineResult, message_fates
 from dashboard.render.units import describe
 
 

@@ -4,10 +4,8 @@ its message table does. No Streamlit here."""
 
 from dataclasses import dataclass
 
-from compaction.layers.pipeline import PipelineResult
-from compaction.model.conversation import LoadWarning
-from compaction.model.history import History
-from compaction.model.validity import PairProblem, is_waiting_call
+from compaction.layers import PipelineResult
+from compaction.model import History, LoadWarning, PairProblem, is_waiting_call
 from dashboard.render.text import literal
 
 LOADED = "of the loaded conversation"

@@ -3,13 +3,15 @@
 Each call is priced as the log says (its response's model in the bundled table, the log's cache
 lifetime) unless the person set prices; a model the table lacks, or a conversation naming none, is
 priced at today's defaults and said (the replay's `price_notes`). What the session cost is the log's
-own usage at those prices (`recorded_cost_usd`). No Streamlit here.
+own usage at those prices (`recorded_cost_usd`), or the run's totals where the log gives only those
+(`recorded_from_totals`: every per-call figure is then estimated). No Streamlit here.
 """
 
 from collections import Counter
 
-from compaction.measures.cost import DEFAULT_PRICES
-from compaction.replay.records import ReplayResult
+from compaction.importers import has_tokens, input_of
+from compaction.measures import DEFAULT_PRICES
+from compaction.replay import ReplayResult
 from dashboard.render.units import dollars
 
 LIFETIME_WORDS = {"5m": "5-minute", "1h": "1-hour"}
@@ -32,6 +34,9 @@ def priced_sentence(result: ReplayResult) -> str:
                 f"tokens, cache writes {prices.cache_write:g}× (5 minutes) or {prices.cache_write_1h:g}× (1 hour) "
                 f"and reads {prices.cache_read:g}× the input price.")
     models = models_used(result)
+    if not models and result.run_model:
+        return " ".join([f"Priced at the run's model, {result.run_model}: the log names it for the whole run, not "
+                         "for each call.", *notes])
     if not models:
         notes = [note for note in notes if "names no model" not in note]
         return " ".join([f"Priced at today's defaults, as the conversation names no model: "
@@ -51,12 +56,41 @@ def session_cost_text(result: ReplayResult) -> str:
     return dollars(result.totals["recorded_cost_usd"])
 
 
+def session_cost_help(result: ReplayResult) -> str:
+    """The help of the recorded cost's metric: where the figure comes from."""
+    if result.totals["recorded_from_totals"]:
+        return ("What this session really cost, from the run's totals its log gives: the log records no call's own "
+                "usage, so every per-call figure is estimated.")
+    return "What this session really cost: each response's recorded usage at its model's price."
+
+
 def session_cost_sentence(result: ReplayResult) -> str:
     """What this session cost, according to its own log, or why that is unknown."""
-    recorded = result.totals["recorded_cost_usd"]
+    totals = result.totals
+    recorded = totals["recorded_cost_usd"]
     if recorded is None:
         return ("What this session cost is unknown: the file records no usage. The costs here are what its calls "
                 "would cost, modelled.")
+    if totals["recorded_from_totals"]:
+        return (f"What this session cost: {dollars(recorded)}, {totals['recorded_cost_basis']}"
+                f"{run_totals_words(totals['recorded_totals'])}. {TOTALS_ONLY}")
+    own = (totals["recorded_totals"] or {}).get("cost_usd")
+    beside = (f" The log's own figure for the run is {dollars(own)} "
+              f"({totals['recorded_totals'].get('source', 'its totals')})." if own is not None else "")
     return (f"What this session cost: {dollars(recorded)}, each response's recorded usage (input, cache writes of "
-            "each lifetime, cache reads, output) at its model's price. The costs beside it are modelled the same "
-            "way for every strategy.")
+            f"each lifetime, cache reads, output) at its model's price.{beside} The costs beside it are modelled the "
+            "same way for every strategy.")
+
+
+TOTALS_ONLY = ("The log gives only the run's totals, not each call's usage: every per-call figure here (tokens, "
+               "cache reads, cost) is estimated, and the costs beside it are modelled the same way for every strategy.")
+
+
+def run_totals_words(run: dict | None) -> str:
+    """': 122,612 input tokens (12,000 of them read from the cache) and 1,369 output, over 12 calls' or ''."""
+    if not has_tokens(run):
+        return f", over {run['calls']:,} calls" if run and run.get("calls") else ""
+    read = run["cache_read_input_tokens"]
+    cached = f" ({read:,} of them read from the cache)" if read else ""
+    calls = f", over {run['calls']:,} calls" if run.get("calls") else ""
+    return f": {input_of(run):,} input tokens{cached} and {run['output_tokens']:,} output{calls}"

@@ -10,7 +10,7 @@ the model no longer saw. Every point carries its call (0-based) as customdata, s
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from compaction.replay.loop import ReplayResult
+from compaction.replay import ReplayResult
 from compaction.strategies import all_actions
 from dashboard.render.time_charts import (
     ACTION_COLORS,

@@ -8,7 +8,7 @@ works without the `app` extra and the report says how to get it.
 import argparse
 from pathlib import Path
 
-from compaction.cli.common import (
+from compaction.cli import (
     add_file_flags,
     add_model_window_flag,
     add_setting_flags,
@@ -32,9 +32,9 @@ def add_command(subparsers) -> None:
 
 def command_report(args: argparse.Namespace) -> int:
     """One self-contained HTML file: the run, its replay and what changed."""
-    from compaction.layers.pipeline import run_pipeline
-    from compaction.model.history import prepare
-    from compaction.replay.loop import replay
+    from compaction.layers import run_pipeline
+    from compaction.model import prepare
+    from compaction.replay import replay
     from dashboard.render.log_view import WITHOUT_SUMMARIES, log_view, view_sentence
 
     try:

@@ -5,10 +5,9 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from compaction.layers.pipeline import PipelineResult
-from compaction.model.history import History
-from compaction.model.messages import block_types, tool_results, tool_uses
-from compaction.storage.outputs import StoredOutput
+from compaction.layers import PipelineResult
+from compaction.model import History, block_types, tool_results, tool_uses
+from compaction.storage import StoredOutput
 from dashboard.render.text import message_summary_line
 from dashboard.render.units import convert
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from compaction.model.messages import blocks, content_text
+from compaction.model import blocks, content_text
 
 FIRST_LINE_CHARS = 120
 

@@ -7,10 +7,9 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from compaction.measures.registry import MEASURES
-from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.replay.loop import ReplayResult
-from compaction.replay.sweep import SweepResult
+from compaction.measures import MEASURES
+from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay import ReplayResult, SweepResult
 from compaction.strategies import REGISTRY
 from dashboard.render.charts import LIMIT_COLOR
 from dashboard.render.timeline import STRATEGY_TITLES, limit_tokens

@@ -3,9 +3,10 @@ Tune, Compare). No Streamlit here, so they are tested directly."""
 
 from collections.abc import Sequence
 
-from compaction.measures.registry import MEASURES
-from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.replay.loop import ReplayResult
+from compaction.importers import has_tokens, input_of
+from compaction.measures import MEASURES
+from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY, all_actions
 
 # What changed the history before a model call, for legends: each strategy declares its actions.
@@ -49,6 +50,13 @@ def cell_from_selection(event) -> tuple[int, int] | None:
 def tokens_sentence(result: ReplayResult) -> str:
     """How this replay turns characters into tokens, and how close that is to what the log recorded."""
     calibration = result.calibration
+    run = result.recorded_totals
+    if calibration is None and result.totals["recorded_from_totals"] and has_tokens(run):
+        estimated = sum(call.raw_tokens for call in result.calls)
+        return (f"No call of this file records its own usage, only the run's totals: {input_of(run):,} input tokens "
+                f"over the whole run, where the estimate of its calls without compaction comes to {estimated:,}. "
+                "Tokens are estimated as characters / 4, without the system prompt and tools an agent sends that "
+                "the file does not hold.")
     if calibration is None:
         return ("No recorded usage in this file: tokens are estimated as characters / 4, without the system "
                 "prompt and tools an agent sends that the file does not hold.")

@@ -3,11 +3,17 @@ as it is long) before and after a layer, and the figures the tour's texts quote.
 
 import plotly.graph_objects as go
 
-from compaction.layers.pipeline import PipelineResult
-from compaction.model.history import History
-from compaction.model.markers import COMPACTED_PREFIX, PLACEHOLDER, REACTIVE_PREFIX
-from compaction.model.messages import blocks, content_text, tool_uses
-from compaction.model.settings import DEFAULTS
+from compaction.layers import PipelineResult
+from compaction.model import (
+    COMPACTED_PREFIX,
+    DEFAULTS,
+    PLACEHOLDER,
+    REACTIVE_PREFIX,
+    History,
+    blocks,
+    content_text,
+    tool_uses,
+)
 from dashboard.render.charts import LIMIT_COLOR
 from dashboard.render.narrative import _plural
 from dashboard.render.units import compact_number

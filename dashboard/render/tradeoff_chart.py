@@ -3,8 +3,8 @@ the cells no other beats on both joined up (the Pareto front). A click on a poin
 
 import plotly.graph_objects as go
 
-from compaction.measures.registry import MEASURES
-from compaction.replay.sweep import SweepResult
+from compaction.measures import MEASURES
+from compaction.replay import SweepResult
 from dashboard.render.time_charts import MARGIN, cell_text
 
 POINT_COLOR = "#9ecae1"

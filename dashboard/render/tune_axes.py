@@ -12,8 +12,7 @@ to the nearest 100 characters. No Streamlit here.
 import math
 from dataclasses import dataclass
 
-from compaction.model.history import History
-from compaction.model.tokens import TokenModel
+from compaction.model import History, TokenModel
 
 CHARS, TOKENS = "chars", "tokens"
 WITH_OVERHEAD = ("context_limit",)  # what a call sends: counted with the overhead

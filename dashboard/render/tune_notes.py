@@ -7,9 +7,8 @@ Streamlit here."""
 from collections import defaultdict
 from collections.abc import Callable
 
-from compaction.model.history import History
-from compaction.model.messages import content_text, tool_results
-from compaction.replay.sweep import SweepResult
+from compaction.model import History, content_text, tool_results
+from compaction.replay import SweepResult
 from dashboard.render.units import compact_number
 
 

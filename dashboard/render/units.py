@@ -1,7 +1,7 @@
 """The unit switch: sizes in characters (as the tutorial counts) or tokens, through the token model of the
 conversation on show (calibrated on the usage its log recorded, else characters / 4)."""
 
-from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
 
 CHARS = "chars"
 TOKENS = "tokens"

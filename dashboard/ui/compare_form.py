@@ -5,8 +5,7 @@ filled in). Every control is bound to the URL, so the address bar is a deep link
 import streamlit as st
 
 from compaction.agents import agent_of
-from compaction.strategies import REGISTRY
-from compaction.strategies.params import Param
+from compaction.strategies import REGISTRY, Param
 
 CHOICE_KEY = "compare"
 PEERS = ("anthropic-clear-tool-uses", "langchain-summarization")  # the generic what-ifs shown from the start

@@ -4,7 +4,7 @@ replays, the tables beside what the log says, and where each strategy comes from
 import streamlit as st
 
 from compaction.errors import SettingsError
-from compaction.replay.records import ReplayResult
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY, build
 from dashboard.render import comparison
 from dashboard.render.compare_table import (
@@ -67,7 +67,9 @@ def tables(results: dict[str, ReplayResult]) -> None:
     reference = next(iter(results.values()))
     st.subheader("Tokens and cost")
     st.table(compare_frame(results, COST_COLUMNS, references=True), hide_index=True)
-    rows = f"**{THE_LOG}**: what the agent really paid, from its log's usage. " \
+    rows = f"**{THE_LOG}**: what the agent really paid, from its log's usage" \
+        + (" (the run's totals: the log gives no call's own, so it has no figure over part of the calls)"
+           if reference.totals["recorded_from_totals"] else "") + ". " \
         if reference.totals["recorded_cost_usd"] is not None else ""
     stop = comparison.past_stop(reference)
     st.caption(rows + f"**{NO_COMPACTION}**: the session never compacted, over the calls it can make"

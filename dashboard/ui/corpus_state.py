@@ -5,6 +5,11 @@ An analysis runs only when asked (a button sets a request; the run clears it), w
 a Cancel button. Cancel works through Streamlit itself: the click reruns the page, which interrupts the
 run at its next progress update (the pool is closed on the way out) and the button's callback has
 removed the request, so the rerun does not start it again.
+
+What a browser may reach (a typed folder, ~/.claude/projects, a scheduler) is dashboard.ui.client's
+`client_reach`: a browser on another machine reaches none of them unless COMPACTION_SESSION_FOLDERS /
+COMPACTION_DASK_SCHEDULERS name some. An uploaded .zip is unpacked into the server's own store and read
+whatever they say.
 """
 
 import hashlib
@@ -14,23 +19,33 @@ from pathlib import Path
 
 import streamlit as st
 
-from compaction.corpus import CorpusResult, Job, SessionFile, analyse, discover, unpack_sessions
-from compaction.corpus.files import checked_path, inside_any, with_refused
+from compaction.access import Reach
+from compaction.corpus import (
+    CorpusResult,
+    Job,
+    SessionFile,
+    analyse,
+    checked_path,
+    corpus_root,
+    discover,
+    inside_any,
+    unpack_sessions,
+    with_refused,
+)
 from compaction.errors import CompactionError
 from dashboard.render.corpus_tables import suggested_agent_folders
 from dashboard.render.text import literal
 from dashboard.ui import loading, state
+from dashboard.ui.client import client_reach
 
 ROWS, SWEEP = "rows", "sweep"
 FOLDER_KEY = "sessions_folder"
-ALLOWED_FOLDERS_ENV = "COMPACTION_SESSION_FOLDERS"
 WORKERS_KEY = "sessions_workers"
 SCHEDULER_KEY = "sessions_scheduler"
-ALLOWED_SCHEDULERS_ENV = "COMPACTION_DASK_SCHEDULERS"
 _SOURCE = "_corpus_source"
 _REQUEST = "_corpus_request"
 _LAST = "_corpus_last"  # {ROWS: (key, CorpusResult), SWEEP: (key, CorpusResult)} for the open source
-_OPENED = "_corpus_opened"  # (source, path, Loaded key) of the session last opened from the table
+_OPENED = "_corpus_opened"  # (source, (path, run line), Loaded key) of the session last opened from the table
 _ZIP_DONE = "_corpus_zip_done"  # file id of the last .zip unpacked
 
 
@@ -39,9 +54,13 @@ class CorpusSource:
     label: str  # what the user gave: a folder path or an archive's name
     folder: str  # the folder read
     refused: dict[str, str] = field(default_factory=dict, hash=False, compare=False)  # archive members left out
+    uploaded: bool = False  # unpacked into the server's own store, not one of its folders
 
-    def files(self) -> list[SessionFile]:
-        return with_refused(discover(self.folder), self.folder, self.refused)
+    def files(self, reach: Reach) -> list[SessionFile]:
+        """The session files as they are now. A typed folder is checked again, on its real path, against
+        what `reach` allows: a folder swapped for a link since is refused (ConversationError)."""
+        folder = self.folder if self.uploaded else str(corpus_root(self.folder, reach.allowed_folders()))
+        return with_refused(discover(folder), folder, self.refused)
 
 
 def default_workers() -> int:
@@ -49,10 +68,13 @@ def default_workers() -> int:
 
 
 def agent_folders() -> list[tuple[str, Path]]:
-    """(agent, folder) of the agents' own log folders, offered with one click when the browser is on this
-    machine and the folder is one this server may read."""
-    allowed = allowed_folders()
-    return [(agent, folder) for agent, folder in suggested_agent_folders(Path.home(), st.context.ip_address)
+    """(agent, folder) of the agents' own log folders, offered with one click when they exist and this
+    browser may read them (on this machine, or inside COMPACTION_SESSION_FOLDERS)."""
+    reach = client_reach()
+    if reach.folders_refusal:
+        return []
+    allowed = reach.allowed_folders()
+    return [(agent, folder) for agent, folder in suggested_agent_folders(Path.home())
             if allowed is None or inside_any(folder, allowed)]
 
 
@@ -66,21 +88,10 @@ def _open_source(new: CorpusSource) -> None:
     st.session_state[_SOURCE] = new
 
 
-def allowed_folders() -> list[Path] | None:
-    """The folders a typed path must lie in, from COMPACTION_SESSION_FOLDERS (separated by the system's
-    path separator; empty: no folder at all, only uploads). Unset: any folder the server can read, which
-    suits the app on one's own machine; set it when others reach the server."""
-    value = os.environ.get(ALLOWED_FOLDERS_ENV)
-    if value is None:
-        return None
-    return [Path(part).expanduser() for part in value.split(os.pathsep) if part.strip()]
-
-
 def use_folder(text: str) -> None:
-    """Open a folder typed by the user; ConversationError when it is not a folder or not allowed."""
-    from compaction.corpus import corpus_root
-
-    _open_source(CorpusSource(text.strip(), str(corpus_root(text.strip(), allowed_folders()))))
+    """Open a folder typed by the user; ConversationError when it is not a folder or not one this browser
+    may read."""
+    _open_source(CorpusSource(text.strip(), str(corpus_root(text.strip(), client_reach().allowed_folders()))))
     request(ROWS)
 
 
@@ -98,7 +109,7 @@ def use_archive(data: bytes, name: str, file_id: str) -> None:
     finally:
         archive.unlink()
     st.session_state[_ZIP_DONE] = file_id
-    _open_source(CorpusSource(name, str(unpacked.folder), dict(unpacked.skipped)))
+    _open_source(CorpusSource(name, str(unpacked.folder), dict(unpacked.skipped), uploaded=True))
     request(ROWS)
 
 
@@ -115,25 +126,10 @@ def requested(what: str) -> bool:
     return st.session_state.get(_REQUEST) == what
 
 
-def allowed_schedulers() -> list[str] | None:
-    """The Dask scheduler addresses this server may connect to, from COMPACTION_DASK_SCHEDULERS (comma-
-    separated; empty: none, the work stays on this machine). Unset: any address, which suits the app on
-    one's own machine; set it when others reach the server, or they could make it connect anywhere."""
-    value = os.environ.get(ALLOWED_SCHEDULERS_ENV)
-    if value is None:
-        return None
-    return [part.strip() for part in value.split(",") if part.strip()]
-
-
 def where() -> tuple[int, str | None]:
     """(workers, Dask scheduler address or None) from the page's inputs; CompactionError when the address
-    is not one this server may use."""
-    scheduler = (st.session_state.get(SCHEDULER_KEY) or "").strip() or None
-    allowed = allowed_schedulers()
-    if scheduler is not None and allowed is not None and scheduler not in allowed:
-        permitted = ", ".join(allowed) if allowed else "none: the work runs on this machine"
-        raise CompactionError(f"Dask scheduler {scheduler} is not one this server may use "
-                              f"({ALLOWED_SCHEDULERS_ENV}: {permitted})")
+    is not one this browser may use."""
+    scheduler = client_reach().scheduler((st.session_state.get(SCHEDULER_KEY) or "").strip() or None)
     workers = st.session_state.get(WORKERS_KEY, default_workers())
     return int(workers), scheduler
 
@@ -148,9 +144,9 @@ def result_key(files: list[SessionFile], current: Job) -> tuple:
     for item in files:
         try:
             info = item.path.stat()
-            stamps.append((item.relative, item.refused, info.st_size, info.st_mtime_ns))
+            stamps.append((item.relative, item.run, item.refused, info.st_size, info.st_mtime_ns))
         except OSError:
-            stamps.append((item.relative, item.refused, None, None))
+            stamps.append((item.relative, item.run, item.refused, None, None))
     return tuple(stamps), current
 
 
@@ -195,12 +191,15 @@ def open_row(row: dict, files: list[SessionFile]) -> None:
     """Make the session of `row` the one every page shows (once per selection); CompactionError when it
     cannot be read."""
     opened = st.session_state.get(_OPENED)
-    if opened and opened[:2] == (source(), row["path"]) and state.loaded().key == opened[2]:
+    place = (row["path"], row.get("run_line"))  # a file, or one run of an evaluation output
+    if opened and opened[:2] == (source(), place) and state.loaded().key == opened[2]:
         return  # already on show
-    item = next(found for found in files if found.relative == row["path"])
+    item = next(found for found in files if (found.relative, found.run.line if found.run else None) == place)
     if item.refused:
         raise CompactionError(f"{item.relative}: {item.refused}")
-    new = loading.load_file(checked_path(item), item.relative)
+    path = checked_path(item)
+    new = loading.load_file(path, item.relative) if item.run is None else \
+        loading.load_run_of(path, item.run, item.relative)
     loading.prepared(new.key, new.conversation)
     state.set_loaded(new)
-    st.session_state[_OPENED] = (source(), row["path"], new.key)
+    st.session_state[_OPENED] = (source(), place, new.key)

@@ -2,20 +2,19 @@
 reads only what was added since the last), the file asked for from the Sessions page, the agents' own
 folders offered, and the what-if strategy of the sidebar.
 
-On a shared server only files inside COMPACTION_SESSION_FOLDERS may be followed, as on the Sessions page
-(corpus_state.allowed_folders); a path outside is refused by name.
+What this browser may follow is dashboard.ui.client's `client_reach`, as on the Sessions page: on a
+shared server only files inside COMPACTION_SESSION_FOLDERS (a path outside is refused by name, and the
+follower checks the real path again before every read), and for a browser on another machine nothing
+of the server's, the agents' folders included, unless that variable is set.
 """
 
-import ipaddress
 from pathlib import Path, PurePosixPath
 
 import streamlit as st
 
-from compaction.live.follower import Follower
-from compaction.live.places import Offered, agent_sessions, followable
-from compaction.live.rules import rule_form, what_if
+from compaction.live import Follower, Offered, agent_sessions, followable, rule_form, what_if
 from compaction.strategies import lookup
-from dashboard.ui import corpus_state
+from dashboard.ui.client import client_reach
 from dashboard.ui.navigation import PAGES_DIR
 
 PATH_KEY = "live_path"
@@ -33,11 +32,12 @@ def follower() -> Follower | None:
 def follow(text: str) -> Follower:
     """Start following a file (ConversationError naming it when it may not or cannot be followed); the
     file already followed is kept when it is the same, so nothing is read twice."""
-    path = followable(text.strip(), corpus_state.allowed_folders())
+    allowed = client_reach().allowed_folders()
+    path = followable(text.strip(), allowed)
     current = follower()
-    if current is not None and current.path == path:
+    if current is not None and current.path == path and current.allowed == allowed:
         return current
-    new = Follower(path)
+    new = Follower(path, allowed=allowed)
     st.session_state[_FOLLOWER] = new
     return new
 
@@ -61,17 +61,12 @@ def take_asked() -> str | None:
 
 
 def offered() -> list[Offered]:
-    """The newest logs in the agents' own folders of this machine's home, when the browser is on this
-    machine (Streamlit gives no address for a local connection) or the folders are allowed by name."""
-    allowed = corpus_state.allowed_folders()
-    address = st.context.ip_address
-    if allowed is None and address is not None:
-        try:
-            if not ipaddress.ip_address(address).is_loopback:
-                return []
-        except ValueError:
-            return []
-    return agent_sessions(Path.home(), allowed)
+    """The newest logs in the agents' own folders of this machine's home, those this browser may follow
+    (none for a browser on another machine unless COMPACTION_SESSION_FOLDERS names them)."""
+    reach = client_reach()
+    if reach.folders_refusal:
+        return []
+    return agent_sessions(Path.home(), reach.allowed_folders())
 
 
 def what_if_controls() -> tuple[str, dict] | None:

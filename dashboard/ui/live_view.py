@@ -7,8 +7,7 @@ forecasts and the newest calls. Nothing is read twice: the page says where every
 import streamlit as st
 
 from compaction.errors import CompactionError
-from compaction.live.forecast import forecast
-from compaction.live.rules import rule_for
+from compaction.live import forecast, rule_for
 from dashboard.render.live_chart import live_figure
 from dashboard.render.live_text import calls_rows, forecast_sentences, reads_sentence
 from dashboard.render.text import literal

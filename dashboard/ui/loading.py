@@ -10,12 +10,17 @@ import streamlit as st
 
 from compaction import samples
 from compaction.generate import generate
-from compaction.importers import MAX_FILE_BYTES, load_conversation
-from compaction.importers.formats import formats, suffixes, title_of
-from compaction.layers.pipeline import PipelineResult
-from compaction.model.conversation import Conversation
-from compaction.model.history import History, prepare
-from compaction.model.prepared import Prepared
+from compaction.importers import (
+    MAX_FILE_BYTES,
+    RunKey,
+    all_formats,
+    load_conversation,
+    load_run,
+    suffixes,
+    title_of,
+)
+from compaction.layers import PipelineResult
+from compaction.model import Conversation, History, Prepared, prepare
 
 DEFAULT_SAMPLE = samples.DEFAULT
 # The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
@@ -23,7 +28,7 @@ SOURCE_TABS = {"sample": "Bundled sample", "generated": "Generate", "upload": "U
 SOURCE_TAB_KEY = "conversation_tab"
 UPLOAD_TYPES = [suffix.lstrip(".") for suffix in suffixes()]  # .traj included
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
-UPLOAD_HELP = "; ".join(entry.described for entry in formats()) + ". The format is detected."
+UPLOAD_HELP = "; ".join(entry.described for entry in all_formats()) + ". The format is detected."
 
 
 def format_title(name: str) -> str:
@@ -94,6 +99,20 @@ def load_file(path: Path, label: str) -> Loaded:
     version = (info.st_mtime_ns, info.st_size)
     # a file of the user's like an upload: the Conversation page shows it under its upload tab
     return Loaded(f"file:{path}:{version[0]}:{version[1]}", label, "upload", _read_file(str(path), label, version))
+
+
+@st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
+def _read_run(path: str, line: int, name: str, instance: str | None, label: str,
+              version: tuple[int, int]) -> Conversation:
+    return load_run(Path(path), RunKey(line, name, instance), name=label)
+
+
+def load_run_of(path: Path, key: RunKey, label: str) -> Loaded:
+    """One run of an evaluation output on disk (a corpus's session, its path already checked)."""
+    info = path.stat()
+    version = (info.st_mtime_ns, info.st_size)
+    return Loaded(f"run:{path}:{key.line}:{version[0]}:{version[1]}", f"{label} [{key.name}]", "upload",
+                  _read_run(str(path), key.line, key.name, key.instance, label, version))
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -4,7 +4,7 @@ pass over the loaded conversation and the saving is set beside its cost over the
 
 import streamlit as st
 
-from compaction.layers.pipeline import PipelineResult
+from compaction.layers import PipelineResult
 from dashboard.render import comparison, log_view
 from dashboard.render.narrative import l4_headline
 from dashboard.render.units import SIZE_WORDS, compact_number, convert, describe, percent

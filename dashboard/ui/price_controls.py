@@ -4,7 +4,7 @@ state.remembered keeps their values while the other page is on show."""
 
 import streamlit as st
 
-from compaction.measures.cost import DEFAULT_PRICES
+from compaction.measures import DEFAULT_PRICES
 from dashboard.ui import state
 
 PRICE_CHOICES = {state.AS_LOGGED: "As the log says", state.OWN_PRICES: "Set your own"}

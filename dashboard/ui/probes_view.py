@@ -5,9 +5,9 @@ the button, only with a key (the sidebar's, or ANTHROPIC_API_KEY)."""
 import pandas as pd
 import streamlit as st
 
-from compaction.measures.probes import KIND_MEANING, MAX_SCORE, ProbeError, Prober, probe_score
-from compaction.model.history import History
-from compaction.replay.records import CallRecord
+from compaction.measures import KIND_MEANING, MAX_SCORE, ProbeError, Prober, probe_score
+from compaction.model import History
+from compaction.replay import CallRecord
 from dashboard.render.units import percent
 from dashboard.ui import state
 

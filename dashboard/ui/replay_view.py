@@ -8,11 +8,16 @@ short, so neither is ever cut: the range a figure covers is the heading above it
 import streamlit as st
 
 from compaction.agents import agent_of
-from compaction.replay.records import ReplayResult
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
 from dashboard.render import comparison, tables, timeline
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
-from dashboard.render.price_words import priced_sentence, session_cost_sentence, session_cost_text
+from dashboard.render.price_words import (
+    priced_sentence,
+    session_cost_help,
+    session_cost_sentence,
+    session_cost_text,
+)
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, compact_number, dollars, percent
 from dashboard.ui import state
@@ -57,8 +62,7 @@ def headline(result: ReplayResult) -> None:
                          f"{comparison.past_stop(result) or 'it makes them all'}.")
     all_cost_col.metric("Cost (all calls)", dollars(totals["cost_usd"]), f"{dollars(totals['cost_usd_no_cache'])} without caching",
                         delta_color="off", delta_arrow="off", help=f"With compaction, over {whole}.")
-    paid_col.metric("What it cost (log)", session_cost_text(result),
-                    help="What this session really cost: each response's recorded usage at its model's price.")
+    paid_col.metric("What it cost (log)", session_cost_text(result), help=session_cost_help(result))
     st.caption(session_cost_sentence(result) + " " + priced_sentence(result))
 
     st.markdown("###### What the log says, and what the model loses")
@@ -67,8 +71,12 @@ def headline(result: ReplayResult) -> None:
                      delta_arrow="off", help=f"One per assistant message. Summaries: L4 and reactive "
                                              f"({totals['reactive']:,} reactive).")
     recorded_col.metric("Recorded in the log", _tokens(totals["recorded_context_tokens"]),
-                        help="The tokens every call of the log recorded (input + cache writes + cache reads), "
-                             "with the agent's own compactions: what the agent really sent.")
+                        "the run's totals" if totals["recorded_from_totals"] else None, delta_color="off",
+                        delta_arrow="off",
+                        help="The input tokens of the whole run, as the log's totals give them: no call of it "
+                             "records its own." if totals["recorded_from_totals"] else
+                        "The tokens every call of the log recorded (input + cache writes + cache reads), "
+                        "with the agent's own compactions: what the agent really sent.")
     hit_col.metric("Read from the cache", percent(totals["cache_hit_rate"]), f"{totals['cache_breaks']:,} calls broke it",
                    delta_color="off", delta_arrow="off",
                    help="Of the input tokens after the first call. A layer that rewrites something old (a "

@@ -6,8 +6,8 @@ pages.
 
 import streamlit as st
 
-from compaction.llm.client import default_model
-from compaction.storage.outputs import safe_name
+from compaction.llm import default_model
+from compaction.storage import safe_name
 from dashboard.render import log_view
 from dashboard.render.glossary import glossary_markdown
 from dashboard.render.html_report import report_html

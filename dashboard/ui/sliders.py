@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from compaction.model.settings import DEFAULTS, HELP
+from compaction.model import DEFAULTS, HELP
 from dashboard.render.setting_words import SETTING_WORDS
 
 

@@ -13,14 +13,11 @@ from pathlib import Path
 import streamlit as st
 
 from compaction.errors import SettingsError
-from compaction.layers.pipeline import PipelineResult, run_pipeline
-from compaction.measures.cost import DEFAULT_PRICES, Prices
-from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
-from compaction.measures.windows import LogWindow, log_window
-from compaction.model.settings import DEFAULTS, Settings
-from compaction.replay.loop import ReplayResult, replay
-from compaction.storage.outputs import OutputStore
-from compaction.storage.workspaces import new_session_store, remove_stale_sessions
+from compaction.layers import PipelineResult, run_pipeline
+from compaction.measures import DEFAULT_PRICES, LogWindow, PipelineLoss, Prices, log_window, pipeline_loss_of
+from compaction.model import DEFAULTS, Settings
+from compaction.replay import ReplayResult, replay
+from compaction.storage import OutputStore, new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
 from dashboard.render.tour import TOUR_SETTINGS
@@ -313,7 +310,7 @@ def environment_key() -> bool:
 
 def run_with_claude() -> PipelineResult:
     """Run the pipeline with Claude writing the L4 summary (only on the user's explicit request)."""
-    from compaction.summarizers.claude import ClaudeSummarizer
+    from compaction.summarizers import ClaudeSummarizer
 
     current_settings = settings()
     summarizer = ClaudeSummarizer(api_key=typed_key(), max_tokens=current_settings.summary_max_tokens,

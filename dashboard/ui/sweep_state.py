@@ -8,14 +8,12 @@ from collections.abc import Iterator
 
 import streamlit as st
 
-from compaction.replay import spread
-from compaction.replay.parallel import ProcessPool
-from compaction.replay.sweep import SweepResult, SweepStore
-from compaction.replay.sweep import sweep_stream as sweep_stream_of
+from compaction.replay import SWEEP_WORKER_MODULE, ProcessPool, SweepResult, SweepStore
+from compaction.replay import sweep_stream as sweep_stream_of
 from dashboard.ui import state
 
 _SWEEPS = "_sweeps"
-SWEEP_MODULE = spread.__name__  # what a sweep's worker runs, imported as it starts
+SWEEP_MODULE = SWEEP_WORKER_MODULE  # what a sweep's worker runs, imported as it starts
 SWEEP_REDRAW_S = 0.15  # Tune redraws its heatmap at most this often while the sweep fills it
 
 

@@ -4,8 +4,8 @@ click), and the agent's own regime in one press for a log that recorded usage.""
 
 import streamlit as st
 
-from compaction.measures.registry import MEASURES
-from compaction.replay.sweep import SweepResult
+from compaction.measures import MEASURES
+from compaction.replay import SweepResult
 from dashboard.render import timeline, tune_axes
 from dashboard.render.time_charts import sweep_heatmap
 from dashboard.render.tradeoff_chart import tradeoff_figure

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from compaction.model.settings import Settings
-from compaction.replay.sweep import SweepResult
+from compaction.model import Settings
+from compaction.replay import SweepResult
 from dashboard.render import tune_axes
 from dashboard.render.setting_words import SETTING_WORDS
 from dashboard.render.timeline import cell_from_selection, format_values, parse_values

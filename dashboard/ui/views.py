@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from compaction.model.history import History
+from compaction.model import History
 from dashboard.render.text import message_full_text
 from dashboard.render.units import describe
 

@@ -6,6 +6,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import dashboard.ui.client
+from tests.corpus.conftest import write_small_corpus
+
+from .serving import AGENT_LOGS, CASES
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_data"
 TIMEOUT = 60
@@ -19,6 +24,30 @@ def session_store(monkeypatch, tmp_path) -> Path:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
     return root
+
+
+@pytest.fixture
+def remote_browser(monkeypatch):
+    """The browser is on another machine (TEST-NET-1): the one function the dashboard reads its address
+    from is replaced, as AppTest cannot set st.context.ip_address."""
+    monkeypatch.setattr(dashboard.ui.client, "client_address", lambda: "192.0.2.7")
+
+
+@pytest.fixture
+def agent_home(tmp_path, monkeypatch) -> Path:
+    """The server's home (HOME) with a Claude Code log in ~/.claude/projects and a Codex CLI one in
+    ~/.codex/sessions (serving.CLAUDE_LOG, serving.CODEX_LOG)."""
+    home = tmp_path / "home"
+    for relative, case in AGENT_LOGS:
+        (home / relative).parent.mkdir(parents=True)
+        (home / relative).write_bytes((CASES / case).read_bytes())
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+@pytest.fixture(scope="module")
+def served_corpus(tmp_path_factory) -> Path:
+    return write_small_corpus(tmp_path_factory.mktemp("served") / "corpus")
 
 
 def start_app() -> AppTest:

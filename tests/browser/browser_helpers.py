@@ -78,7 +78,8 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def start_streamlit(cwd: Path = OUTPUT_DIR, timeout: float = 60.0, cpus: str | None = None) -> StreamlitServer:
+def start_streamlit(cwd: Path = OUTPUT_DIR, timeout: float = 60.0, cpus: str | None = None,
+                    address: str = "127.0.0.1", env: dict | None = None) -> StreamlitServer:
     """Start the dashboard as a user does, with the installed `compaction-lab` command (from `cwd`, not
     the checkout: it must work from any folder), headless on a free port; return it once
     /_stcore/health says ok.
@@ -86,6 +87,7 @@ def start_streamlit(cwd: Path = OUTPUT_DIR, timeout: float = 60.0, cpus: str | N
     The server's output goes to test-output/browser/streamlit-<port>.log (a pipe could fill and stall
     it); its tail is in the error when the server does not come up. ANTHROPIC_API_KEY is removed so the
     app is tested as a user without a key sees it. `cpus` ("0") pins the server to those cores (taskset).
+    `address` is where it listens (its URL stays on 127.0.0.1); `env` adds to its environment (None: removed).
     """
     launcher = Path(sys.executable).with_name("compaction-lab")
     if not launcher.is_file():
@@ -95,9 +97,9 @@ def start_streamlit(cwd: Path = OUTPUT_DIR, timeout: float = 60.0, cpus: str | N
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     cwd.mkdir(parents=True, exist_ok=True)
     log_path = OUTPUT_DIR / f"streamlit-{port}.log"
-    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    env = {k: v for k, v in (os.environ | (env or {})).items() if k != "ANTHROPIC_API_KEY" and v is not None}
     command = (["taskset", "-c", cpus] if cpus else []) + [str(launcher), "--server.headless", "true",
-               "--server.port", str(port), "--server.address", "127.0.0.1",
+               "--server.port", str(port), "--server.address", address,
                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     with open(log_path, "wb") as log:
         server = StreamlitServer(subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT),

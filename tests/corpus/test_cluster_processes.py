@@ -46,10 +46,13 @@ def cluster(folder: Path, worker_python: Path, workers: int = 2):
         start("scheduler", [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
                             "--no-dashboard", "--scheduler-file", str(scheduler_file)])
         deadline = time.monotonic() + START_TIMEOUT_S
-        while not scheduler_file.exists():
+        address = None
+        while address is None:  # the file appears before the scheduler has written all of it
             assert time.monotonic() < deadline, (logs / "scheduler.log").read_text()
-            time.sleep(0.2)
-        address = json.loads(scheduler_file.read_text())["address"]
+            try:
+                address = json.loads(scheduler_file.read_text())["address"]
+            except (FileNotFoundError, json.JSONDecodeError):
+                time.sleep(0.2)
         for number in range(workers):
             start(f"worker-{number}", [str(worker_python), "-m", "distributed.cli.dask_worker", address,
                                        "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard", "--no-nanny"])

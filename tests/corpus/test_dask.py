@@ -3,7 +3,9 @@ rows and sweep as in-process, and nothing of the cluster listens beyond 127.0.0.
 
 import math
 import os
+import shutil
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -66,3 +68,12 @@ def test_tasks_slower_than_a_poll_and_failing_tasks(cluster):
                              on_failure=lambda item, error: f"{item}: {type(error).__name__}"))
     assert sorted(slow) == [(0, None), (1, None)]
     assert failed == {0: 2.0, 1: "-1.0: ValueError"}
+
+
+def test_the_runs_of_an_evaluation_output_travel_as_path_and_key(cluster, tmp_path):
+    shutil.copy(Path(__file__).parents[1] / "importers" / "cases" / "valid" / "openhands_output_metrics.jsonl",
+                tmp_path / "output.jsonl")
+    files = discover(tmp_path)
+    on_cluster = analyse(files, Job(), scheduler=cluster.scheduler_address)
+    assert on_cluster.rows == analyse(files, Job()).rows
+    assert [row["session"] for row in on_cluster.rows] == ["textkit__textkit-17", "dates__dates-4", "pkg__pkg-2"]

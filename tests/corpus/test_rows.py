@@ -50,7 +50,7 @@ def test_a_small_session_row(tmp_path):
         "over_window_calls": 0, "tool_output_kept": 1.0, "calls_with_pair_problems": 0,
         # nothing is compacted, so nothing is lost; without caching each call pays its input at $3 and the
         # response it produced (estimated: characters / 4) at $15 per million tokens
-        "blind_references": 0, "artifact_retention": 1.0,
+        "blind_references": 0, "artifact_retention": 1.0, "recorded_from_totals": False,
         "price_notes": ["the conversation names no model: priced at the default prices ($3 / $15 per million tokens)"],
         "cost_usd_no_cache": pytest.approx((3 * (first + second) + 15 * (answer(1) + answer(3))) / 1e6)}
     assert row["bytes"] == (tmp_path / "fix.json").stat().st_size

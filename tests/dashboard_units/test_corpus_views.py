@@ -92,12 +92,9 @@ def test_the_median_session_sweep_feeds_tunes_tradeoff_chart():
     assert [list(cell) for cell in points.customdata] == [[0, 0], [0, 1]]  # (row, column): a click applies it
 
 
-@pytest.mark.parametrize(("client_ip", "offered"), [
-    (None, True), ("127.0.0.1", True), ("::1", True), ("10.0.0.7", False), ("2001:db8::1", False),
-    ("not an address", False), (object(), False)])
-def test_the_agents_folders_are_offered_only_to_a_local_browser(tmp_path, client_ip, offered):
-    assert suggested_agent_folders(tmp_path, None) == []  # no agent's folder here
+def test_the_agents_folders_are_suggested_when_they_exist(tmp_path):
+    assert suggested_agent_folders(tmp_path) == []  # no agent's folder here
     (tmp_path / ".claude" / "projects").mkdir(parents=True)
     (tmp_path / ".codex" / "sessions").mkdir(parents=True)
-    expected = [("Claude Code", tmp_path / ".claude" / "projects"), ("Codex CLI", tmp_path / ".codex" / "sessions")]
-    assert suggested_agent_folders(tmp_path, client_ip) == (expected if offered else [])
+    assert suggested_agent_folders(tmp_path) == [("Claude Code", tmp_path / ".claude" / "projects"),
+                                                 ("Codex CLI", tmp_path / ".codex" / "sessions")]

@@ -31,6 +31,7 @@ TIGHT = {
     "hybrid": {"mask_window": 2, "summarize_every": 3, "keep_last_turns": 2},
     "codex": {"window_tokens": 3_000, "user_message_budget_tokens": 50},
     "gemini-cli": {"window_tokens": 6_000, "function_response_budget_tokens": 200, "truncate_chars": 400},
+    "aider": {"max_chat_history_tokens": 1_024, "summarizer_window_tokens": 2_000},
 }
 
 

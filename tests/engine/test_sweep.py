@@ -107,17 +107,18 @@ def test_the_first_task_of_each_worker_is_one_cell_then_the_lines_follow_whole()
 def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
     from compaction.measures.cost import DEFAULT_PRICES
     from compaction.model.history import prepare
+    from compaction.replay.options import ReplayOptions
     from compaction.replay.spread import _Conversation, messages_payload, sweep_line
 
     prepared = prepare(generate("realistic", turns=30, seed=4))
     fields = (messages_payload(prepared.originals), prepared.overhead, prepared.token_model, prepared.calibration, prepared.recorded)
     first, again, other = _Conversation(*fields, "one"), _Conversation(*fields, "one"), _Conversation(*fields, "two")
-    line = sweep_line(2, first, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
-                      "pipeline", 200_000, DEFAULT_PRICES)
+    options = ReplayOptions(model_window_tokens=200_000, prices=DEFAULT_PRICES)
+    line = sweep_line(2, first, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(), "pipeline", options)
     held = first.history()
     assert again.history() is held and held.shared_value("terms", lambda: None) is not None  # built by the first line
-    assert sweep_line(2, again, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(),
-                      "pipeline", 200_000, DEFAULT_PRICES) == line
+    assert sweep_line(2, again, ("context_limit", [3_000, 50_000]), "keep_recent", Settings(), "pipeline",
+                      options) == line
     assert other.history() is not held and other.history().messages == prepared.originals
     assert _Conversation(*fields).history() is not _Conversation(*fields).history()  # no key: afresh
     here = sweep(prepared, ("context_limit", [3_000, 50_000]), ("keep_recent", [2]))
@@ -130,6 +131,7 @@ from compaction.measures.cost import DEFAULT_PRICES
 from compaction.model.history import prepare
 from compaction.model.settings import Settings
 from compaction.replay import spread
+from compaction.replay.options import ReplayOptions
 from compaction.replay.parallel import open_executor
 from compaction.replay.sweep import sweep
 
@@ -140,7 +142,8 @@ nothing = spread._Conversation(b"", prepared.overhead, prepared.token_model, pre
 with open_executor(2, forked=True) as executor:
     assert executor.shares_memory
     line = executor.submit(spread.sweep_line, 2, nothing, ("context_limit", [3_000, 50_000]), "keep_recent",
-                           Settings(), "pipeline", 200_000, DEFAULT_PRICES).result()
+                           Settings(), "pipeline", ReplayOptions(model_window_tokens=200_000,
+                                                                  prices=DEFAULT_PRICES)).result()
 here = sweep(prepared, ("context_limit", [3_000, 50_000]), ("keep_recent", [2]))
 assert line == (here.cells[0], here.replays), (line, here.cells)
 print("shared")

@@ -14,6 +14,7 @@ from compaction.replay.branches import BranchCounts, branch_replays
 from compaction.replay.context import ReplayContext
 from compaction.replay.grid import SweepStore
 from compaction.replay.loop import incremental_form, replay
+from compaction.replay.options import ReplayOptions
 from compaction.replay.sweep import sweep
 from compaction.strategies import build, resolve
 
@@ -38,7 +39,8 @@ def sessions() -> dict:
 
 def branch_results(prepared, grid_settings, strategy, store):
     _, step = resolve(strategy)
-    context = ReplayContext.start(prepared, "pipeline", store, None, 60_000, False, None)
+    context = ReplayContext.start(prepared, "pipeline", ReplayOptions(store=store, model_window_tokens=60_000,
+                                                                       keep_histories=False))
     counts = BranchCounts()
     found = dict(branch_replays(context, incremental_form(step), list(enumerate(grid_settings)), counts))
     return [found[k] for k in range(len(grid_settings))], counts

@@ -70,6 +70,13 @@ SHAPES = {
     "gemini_stream_two_runs.jsonl": (1, 0, 0),
     # a stream cut off after a call
     "gemini_stream_cut_off.jsonl": (2, 1, 1),
+    # a stream whose init names a router ("auto-gemini-2.5") and whose stats split two models
+    "gemini_stream_stats.jsonl": (3, 2, 0),
+    # SWE-agent 1.1: replay_config names the model, model_stats the run's totals
+    "swe_agent_model_stats.traj": (4, 4, 0),
+    # an OpenHands evaluation output of three runs (its first loaded): token_usages per response, a
+    # finish call left waiting
+    "openhands_output_metrics.jsonl": (2, 1, 1),
 }
 
 

@@ -48,6 +48,13 @@ class Watch:
             if test(found):
                 return found
 
+    def to_the_end(self) -> tuple[int, str]:
+        """Wait for the watcher to end by itself; its exit status and what it wrote on stderr (every object
+        it printed is kept in `seen`)."""
+        while (line := self._lines.get(timeout=SAFETY_SECONDS)) is not None:
+            self.seen.append(json.loads(line))
+        return self.proc.wait(timeout=SAFETY_SECONDS), self.proc.stderr.read()
+
     def interrupt(self) -> dict:
         """Ctrl-C, and the watcher's last object."""
         self.proc.send_signal(signal.SIGINT)

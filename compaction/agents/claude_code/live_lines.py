@@ -19,6 +19,7 @@ from typing import Any
 
 from compaction.agents.claude_code.log.records import KNOWN_OTHER_TYPES
 from compaction.importers.checks import only_tool_results
+from compaction.importers.fields import object_at
 from compaction.importers.usage import from_anthropic
 from compaction.live.events import (
     CallGrew,
@@ -75,13 +76,13 @@ class ClaudeCodeLines:
         time = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
         message = line.get("message") if isinstance(line.get("message"), dict) else None
         if kind == "system" and line.get("subtype") == "compact_boundary":
-            info = line.get("compactMetadata") if isinstance(line.get("compactMetadata"), dict) else {}
+            info = object_at(line, "compactMetadata")
             trigger = info.get("trigger") if isinstance(info.get("trigger"), str) else None
             found.append(CompactionSeen(number, trigger, _number(info.get("preTokens")),
                                         _number(info.get("postTokens")), time))
             self._after_response = False  # the history starts afresh
         elif kind == "system" and line.get("subtype") == "microcompact_boundary":
-            info = line.get("microcompactMetadata") if isinstance(line.get("microcompactMetadata"), dict) else {}
+            info = object_at(line, "microcompactMetadata")
             saved = _number(info.get("tokensSaved"))
             found.append(Note(number, "Claude Code cleared old tool results here (microcompact"
                               + (f", {saved:,} tokens saved)" if saved else ")"), "microcompact"))

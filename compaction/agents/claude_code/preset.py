@@ -108,8 +108,10 @@ def persist_outputs(history: History, threshold: int, preview_chars: int, exempt
     """Each result of the newest message longer than `threshold` characters, of a tool not `exempt`,
     saved to a file with a `preview_chars` preview in its place (Claude Code persists result by result)."""
     position = len(history.messages) - 1
-    blocks = result_positions(history, position) if position >= 0 else ()
-    message, origin = (history.messages[position], history.origins[position]) if blocks else (None, None)
+    if position < 0:
+        return history, []
+    blocks = result_positions(history, position)
+    message, origin = history.messages[position], history.origins[position]
     found = []
     for j in blocks:
         block = message["content"][j]

@@ -86,7 +86,7 @@ class ClaudeCodeLog:
                 "cache_creation": {"ephemeral_5m_input_tokens": written, "ephemeral_1h_input_tokens": 0},
                 "output_tokens": output, "service_tier": "standard"}, output
 
-    def assistant(self, blocks: list[dict], parent: str | None = "head", sidechain: bool = False) -> str:
+    def assistant(self, blocks: list[dict], parent: str | None = "head", sidechain: bool = False) -> str | None:
         """One API response written as one line per block, chained, all sharing one message.id."""
         parent = self.head if parent == "head" else parent
         self.message_count += 1
@@ -108,14 +108,15 @@ class ClaudeCodeLog:
                 self.block_lines[block["id"]] = parent
         return parent
 
-    def tool_results(self, results: list[dict], parent: str | None = "head", sidechain: bool = False) -> str:
+    def tool_results(self, results: list[dict], parent: str | None = "head",
+                     sidechain: bool = False) -> str | None:
         """One user line per tool_result, in the order the tools finished, each hanging off the line of
         its own tool_use (`parent` when the call is not from the last response written)."""
         order = list(results)
         self.rng.shuffle(order)  # parallel tools finish in any order
         for result in order:
             text = content_text(result.get("content"))
-            own = self.block_lines.get(result.get("tool_use_id"))
+            own = self.block_lines.get(result.get("tool_use_id", ""))
             anchor = own or (self.head if parent == "head" else parent)
             fields = {"sourceToolAssistantUUID": own} if own else {}
             self.user([result], anchor, sidechain, toolUseResult={

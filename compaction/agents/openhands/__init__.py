@@ -14,8 +14,8 @@ AGENT = Agent(
     NAME, TITLE,
     formats=(Format(NAME, TITLE, "an OpenHands trajectory (the exported event list, or an evaluation's "
                     "output.jsonl)", (".json", ".jsonl"), log.from_json,
-                    runs.first_run_of(NAME, log.from_json, runs.history_of), log.looks_like,
-                    runs.runs_of(log.looks_like, runs.history_of), document_rank=400, lines_rank=500),),
+                    runs.first_run_of(NAME, log.from_json, runs.whole_line), log.looks_like,
+                    runs.runs_of(log.looks_like, runs.whole_line), document_rank=400, lines_rank=500),),
     presets=condensers.SPECS,
     own_preset="openhands-pipeline",  # the condensers the OpenHands app turns on by default
     forms=(Form(NAME, "OpenHands condenser", "an OpenHands condenser config: config.toml's [condenser], or JSON for "

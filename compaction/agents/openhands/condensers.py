@@ -42,11 +42,11 @@ def _mask_outside(params: dict):
                 block = history.messages[position]["content"][j]
                 if block.get("content") == MASK and not history.is_original(position):
                     continue
-                if messages is None:
+                if messages is None or sizes is None:  # copied together, at the first change
                     messages, sizes = list(history.messages), list(history.sizes)
                 events.append(_masked(history, position, block))
                 set_block_field(messages, sizes, position, j, "content", MASK)
-        done = history if messages is None else history.derive(messages, sizes, list(history.origins))
+        done = history if messages is None or sizes is None else history.derive(messages, sizes, list(history.origins))
         remember(done, key, done.messages, max(boundary, start))
         return Step(done, ("mask",) if events else (), tuple(events))
     return step

@@ -9,15 +9,19 @@ observation answering it carries the same `tool_call_id`. As OpenHands itself bu
 (ConversationMemory): the `system` action is the system prompt; the person's `message` actions are
 user messages; the actions of one model response are one assistant message (its text, then one
 tool_use per call); each observation is the tool_result of its call. Events that never reach the model
-(state changes, null observations) are counted and left out.
+(state changes, null observations) are counted and left out. Each response's usage and model, and the
+run's totals, come from metrics.py.
 """
 
 import json
 from typing import Any
 
+from compaction.agents.openhands.metrics import run_metrics
 from compaction.errors import ConversationError
+from compaction.importers.fields import object_at
 from compaction.importers.openai import Converter
 from compaction.importers.source import kind_of
+from compaction.importers.totals import RECORDED_TOTALS
 from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "openhands"
@@ -54,6 +58,9 @@ def _events(value: Any, label: str) -> list:
 
 
 def from_json(value: Any, label: str) -> Conversation:
+    """A trajectory: its event list, or an object holding it (a saved trajectory, an evaluation output's
+    line, whose model and metrics are read too: metrics.py)."""
+    metrics = run_metrics(value)
     converter = Converter(label, list_name="events")
     response: _Response | None = None  # the model response being read: its calls and their results
     left_out = dropped = 0
@@ -67,7 +74,7 @@ def from_json(value: Any, label: str) -> Conversation:
             response_id = _response_id(metadata)
             if response is None or response_id is None or response.response_id != response_id:
                 dropped += _flush(converter, response, final=False)
-                response = _Response(response_id, _assistant_text(metadata, event), index, _usage(metadata))
+                response = _Response(response_id, _assistant_text(metadata, event), index, metrics.usage(metadata))
             response.calls.append(_tool_call(metadata, event, where))
             continue
         if "action" not in event and response is not None and call_id in response.call_ids():
@@ -90,7 +97,10 @@ def from_json(value: Any, label: str) -> Conversation:
             f"{dropped:,} tool call(s) without an observation left out (OpenHands does not send them either)",
             kind="calls_left_out"))
     system = "\n\n".join(converter.system) if converter.system else None
-    return converter.conversation(FORMAT, system, [])
+    facts: dict[str, Any] = {"model": metrics.model} if metrics.model else {}
+    if metrics.totals is not None:
+        facts[RECORDED_TOTALS] = metrics.totals
+    return converter.conversation(FORMAT, system, [], metadata=facts)
 
 
 class _Response:
@@ -133,21 +143,6 @@ def _response_id(metadata: dict) -> str | None:
     return response.get("id") if isinstance(response, dict) and isinstance(response.get("id"), str) else None
 
 
-def _usage(metadata: dict) -> dict[str, int] | None:
-    """What the call recorded (`model_response.usage`, as LiteLLM reports it: prompt_tokens is the whole
-    context, cached tokens included) in the Messages API's four counts."""
-    response = metadata.get("model_response")
-    usage = response.get("usage") if isinstance(response, dict) else None
-    if not isinstance(usage, dict) or not isinstance(usage.get("prompt_tokens"), int):
-        return None
-    details = usage.get("prompt_tokens_details") if isinstance(usage.get("prompt_tokens_details"), dict) else {}
-    read = usage.get("cache_read_input_tokens") or details.get("cached_tokens") or 0
-    written = usage.get("cache_creation_input_tokens") or 0
-    read, written = (value if isinstance(value, int) else 0 for value in (read, written))
-    return {"input_tokens": max(usage["prompt_tokens"] - read - written, 0), "cache_creation_input_tokens": written,
-            "cache_read_input_tokens": read, "output_tokens": usage.get("completion_tokens") or 0}
-
-
 def _assistant_text(metadata: dict, event: dict) -> str:
     """The response's own text (its thought), from the model response when it is there."""
     response = metadata.get("model_response")
@@ -169,7 +164,7 @@ def _tool_call(metadata: dict, event: dict, where: str) -> dict:
         raise ConversationError("tool_call_metadata needs 'tool_call_id' and 'function_name' as strings", where=where)
     arguments = _arguments_from_response(metadata, call_id)
     if arguments is None:
-        args = event.get("args") if isinstance(event.get("args"), dict) else {}
+        args = object_at(event, "args")
         arguments = json.dumps({k: v for k, v in args.items() if k not in ("thought",)}, ensure_ascii=False)
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 

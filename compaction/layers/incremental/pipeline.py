@@ -44,7 +44,8 @@ def budget_newest(running: RunningHistory, reads: SettingsReads, store: OutputSt
     last = len(running.messages) - 1
     message, origin = running.messages[last], running.origins[last]
     untouched = origin is not None and message is running.originals[origin]
-    positions = running.result_blocks.positions(origin) if untouched else tool_result_positions(message)
+    positions = running.result_blocks.positions(origin) if untouched and origin is not None \
+        else tool_result_positions(message)
     if not positions:
         return []
     lengths, total = result_lengths(message, positions)
@@ -78,7 +79,8 @@ def snip_middle(running: RunningHistory, reads: SettingsReads) -> list:
 def pipeline_call(running: RunningHistory, reads: SettingsReads, store: OutputStore,
                   summarizer: Summarizer) -> CallDone:
     """L3 -> L1 -> L2 -> (L4) before one call."""
-    acted, events = [], []
+    acted: list[str] = []
+    events: list = []
     for layer, done in (("L3", budget_newest(running, reads, store)), ("L1", snip_middle(running, reads)),
                         ("L2", replace_old_results(running, reads))):
         if done:

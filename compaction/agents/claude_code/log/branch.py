@@ -121,8 +121,9 @@ def _hooked_turn(start: Record, chain: Record, after: Record, named: set[str],
     messages = [record for record in under if record.is_message]
     if not named & {call for record in messages for call in call_ids(record)} - set(call_ids(start)):
         return []
-    path, current = [], max(messages, key=lambda record: record.line)
-    while current is not start and len(path) < len(under):
+    path: list[Record] = []
+    current = max(messages, key=lambda record: record.line)
+    while current is not start and len(path) < len(under) and current.parent is not None:
         path.append(current)
         current = by_uuid[current.parent]
     return path
@@ -186,6 +187,7 @@ def _add_parallel_lines(records: list[Record], kept: set[int], tree: _Tree) -> N
     result of its previous call (or a progress line under it): both are looked at from each kept line."""
     anchors, hanging, answers = tree.anchors, tree.hanging, tree.answers
     kept_calls: set[str] = set()
+    response: Record | None
     queue = [r for r in records if id(r) in kept and r.is_message]
     while queue:
         line = queue.pop()
@@ -262,7 +264,7 @@ def _count_left_out(records: list[Record], kept: set[int], dropped: set[int], ro
         if record.is_message:
             first_message.setdefault(id(_root(record, by_uuid, roots)), record)
     opening = _opening(first_message.get(id(root), root))
-    first_line = {"restarted": None, "rewound": None, "dropped_calls": None}
+    first_line: dict[str, int | None] = {"restarted": None, "rewound": None, "dropped_calls": None}
     for record in records:
         if not record.is_message or id(record) in kept:
             continue
@@ -289,7 +291,8 @@ def _count_left_out(records: list[Record], kept: set[int], dropped: set[int], ro
 
 
 def _root(record: Record, by_uuid: dict[str, Record], memo: dict[int, Record]) -> Record:
-    chain, current = [], record
+    chain: list[Record] = []
+    current = record
     while id(current) not in memo and current.parent in by_uuid and len(chain) < len(by_uuid):
         chain.append(current)
         current = by_uuid[current.parent]

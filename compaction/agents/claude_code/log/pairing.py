@@ -19,7 +19,8 @@ MISSING_RESULT = "[Tool result missing due to internal error]"
 def repair_pairs(records: list[Record], known: set[str]) -> tuple[list[Record], list[LoadWarning]]:
     """`records`: the kept lines in file order; `known`: the uuids of every line of the file."""
     calls = {call for record in records for call in call_ids(record)}
-    kept, warnings = [], []
+    kept: list[Record] = []
+    warnings: list[LoadWarning] = []
     for record in records:
         rest = _without_orphans(record, calls)
         if rest is not record.content:

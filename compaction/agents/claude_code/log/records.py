@@ -7,6 +7,7 @@ from typing import Any
 
 from compaction.errors import ConversationError
 from compaction.importers.checks import check_message
+from compaction.importers.fields import object_at, text_at
 from compaction.importers.source import kind_of
 from compaction.importers.usage import from_anthropic as read_usage
 
@@ -53,12 +54,12 @@ def read_record(line: dict, number: int, label: str) -> Record | None:
     line_type = line.get("type")
     uuid = _text(line.get("uuid"))
     parent = _text(line.get("parentUuid")) or _text(line.get("logicalParentUuid"))
-    timestamp = line.get("timestamp") if isinstance(line.get("timestamp"), str) else ""
+    timestamp = text_at(line, "timestamp")
     node_id = uuid or f"line:{number}"
     if line_type in ("user", "assistant"):
         return _message_record(line, line_type, number, label, node_id, parent, timestamp)
     if line_type == "system" and line.get("subtype") == "compact_boundary":
-        info = line.get("compactMetadata") if isinstance(line.get("compactMetadata"), dict) else {}
+        info = object_at(line, "compactMetadata")
         boundary = {"trigger": info.get("trigger"), "pre_tokens": info.get("preTokens")}
         return Record(number, node_id, parent, "boundary", timestamp, boundary=boundary)
     if uuid is None:

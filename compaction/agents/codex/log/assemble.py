@@ -20,6 +20,7 @@ from compaction.agents.codex.log.compaction import NewStart, from_replacement, r
 from compaction.agents.codex.log.items import convert, encrypted_tokens, item_type
 from compaction.agents.codex.log.records import Record, instructions_text
 from compaction.agents.codex.log.tokens import Call, TokenCounts
+from compaction.importers.fields import text_at
 from compaction.model.conversation import LoadWarning
 
 ABORTED = "aborted"
@@ -123,9 +124,9 @@ class Walk:
             self.count("developer_messages")
             return
         if converted.side == "model":
-            index = self._response_index(record)
+            index, _, calls = self._open_response(record)
             self.out.messages[index]["content"].extend(converted.blocks)
-            self.response[2].extend(b["id"] for b in converted.blocks if b["type"] == "tool_use")
+            calls.extend(b["id"] for b in converted.blocks if b["type"] == "tool_use")
             self._reasoning_counts(record.payload, index)
             self.out.warnings.extend(LoadWarning(text, index=index, line=record.line) for text in converted.warnings)
             return
@@ -143,14 +144,14 @@ class Walk:
                 else:
                     self.out.reasoning.append([index, tokens])
 
-    def _response_index(self, record: Record) -> int:
+    def _open_response(self, record: Record) -> tuple[int, str | None, list[str]]:
+        """The response being read, (index, model, call ids), begun at `record` if none is open."""
         if self.response is not None:
-            return self.response[0]
+            return self.response
         self.finish_user()
-        index = self._append("assistant", [], record.timestamp)
-        self.response = (index, self.model, [])
+        self.response = (self._append("assistant", [], record.timestamp), self.model, [])
         self.open_boundary = None
-        return index
+        return self.response
 
     def _input(self, record: Record, converted) -> None:
         if self.response is not None:
@@ -176,6 +177,8 @@ class Walk:
         return self.pending
 
     def close_response(self) -> None:
+        if self.response is None:
+            return
         index, model, calls = self.response
         if self.gap:
             call = self.gap[-1]
@@ -245,8 +248,7 @@ class Walk:
             start = from_replacement(items, record.where)
             boundary["replacement_items"] = len(items)
         else:
-            message = payload.get("message") if isinstance(payload.get("message"), str) else ""
-            start = rebuilt(self.user_texts, message)
+            start = rebuilt(self.user_texts, text_at(payload, "message"))
             boundary["rebuilt"] = True  # from compact.rs's rule: the file has the summary only
         boundary["new_start"] = True
         boundary.update({key: start.counts.get(key, 0) for key in

@@ -12,6 +12,7 @@ flat on the event, without `info`.
 from dataclasses import dataclass
 from typing import Any
 
+from compaction.importers.fields import object_at
 from compaction.importers.usage import count, from_cached_input
 
 
@@ -52,7 +53,7 @@ class TokenCounts:
             return None
         window = info.get("model_context_window")
         self.note_window(window)
-        last = info.get("last_token_usage") if isinstance(info.get("last_token_usage"), dict) else {}
+        last = object_at(info, "last_token_usage")
         key = _key(info.get("total_token_usage")) or _key(last)
         if key is not None and key == self.previous_key:
             self.repeated += 1

@@ -16,9 +16,10 @@ from compaction.agents.gemini_cli.log.builder import Built
 from compaction.agents.gemini_cli.log.recording import read_messages
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
+from compaction.importers.fields import object_at
 from compaction.importers.jsonl import JsonLines
 from compaction.importers.source import kind_of
-from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.conversation import RECORDED_TOTALS, Conversation, LoadWarning
 
 FORMAT = "gemini-cli"
 TOKEN_LIMIT = 1_048_576  # tokenLimits.ts: DEFAULT_TOKEN_LIMIT, and every Gemini 2.5 / 3 model's
@@ -50,11 +51,17 @@ def from_lines(lines: JsonLines) -> Conversation:
         run = stream.first_run(lines)
         facts = dict(run.facts)
         # the models that answered, from the totals; `init` may name only a router ("auto")
-        stats = facts.get("stats") if isinstance(facts.get("stats"), dict) else {}
+        stats = object_at(facts, "stats")
         models = list(stats["models"]) if isinstance(stats.get("models"), dict) and stats["models"] else \
             [facts["model"]] if isinstance(facts.get("model"), str) else []
+        totals = stream.run_totals_of(facts.get("stats"), facts.get("model"))
+        warnings = run.warnings
+        if "stats" in facts and totals is None:
+            warnings = [*warnings, LoadWarning("the result's stats give no token counts: the run's cost is unknown",
+                                               kind="stats_without_counts")]
         return _conversation(run.built, lines.label, {"session_id": facts.pop("session_id", None)},
-                             {"layout": "stream-json", **facts, "models": models}, run.warnings, lines)
+                             {"layout": "stream-json", **facts, "models": models,
+                              **({RECORDED_TOTALS: totals} if totals else {})}, warnings, lines)
     chat = chat_lines.read_chat_lines(lines)
     built = read_messages(list(chat.messages.values()), lines.label, list_name="messages (by id)")
     warnings = []

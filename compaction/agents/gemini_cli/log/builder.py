@@ -50,6 +50,7 @@ class Builder:
         return index
 
     def add_calls(self, uses: list[dict], statuses: dict[str, str]) -> None:
+        assert self.response is not None, "start_response first"
         content = self.out.messages[self.response]["content"]
         for use in uses:
             if use["id"] in self.calls:

@@ -30,6 +30,7 @@ from compaction.agents.gemini_cli.log.parts import (
     thought_blocks,
 )
 from compaction.errors import ConversationError
+from compaction.importers.fields import list_at, text_at
 from compaction.importers.source import kind_of
 from compaction.importers.usage import count, from_cached_input
 
@@ -75,7 +76,7 @@ def _user(builder: Builder, record: dict, timestamp: str | None) -> None:
     if responses:  # a tool turn: results, and what came with them (an image read)
         blocks = []
         for response in responses:
-            call_id = response.get("id") if isinstance(response.get("id"), str) else ""
+            call_id = text_at(response, "id")
             if not builder.add_result(call_id, result_block(call_id, response), timestamp):
                 text = response_content(response)[0]
                 blocks.append({"type": "text", "text": f"[{response.get('name')} result; its call is not recorded] "
@@ -90,7 +91,7 @@ def _user(builder: Builder, record: dict, timestamp: str | None) -> None:
 
 def _model_turn(builder: Builder, record: dict, timestamp: str | None, tokens: dict | None, where: str) -> None:
     parts = parts_of(record.get("content"))
-    records = record.get("toolCalls") if isinstance(record.get("toolCalls"), list) else []
+    records = list_at(record, "toolCalls")
     in_content = function_calls(parts)
     uses, statuses, results = _calls(records, where)
     if in_content:  # newer files: the content's parts are the turn as sent, the records add the results
@@ -118,11 +119,13 @@ def _model_turn(builder: Builder, record: dict, timestamp: str | None, tokens: d
 
 def _calls(calls: list, where: str) -> tuple[list[dict], dict[str, str], list[tuple[str, dict, str | None]]]:
     """tool_use blocks, statuses and results of toolCalls records or functionCall parts."""
-    uses, statuses, results = [], {}, []
+    uses: list[dict] = []
+    statuses: dict[str, str] = {}
+    results: list[tuple[str, dict, str | None]] = []
     for position, call in enumerate(calls):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             raise ConversationError("a tool call needs 'name' as a string", where=f"{where}: toolCalls[{position}]")
-        call_id = call.get("id") if isinstance(call.get("id"), str) else f"synth_{call['name']}_{position}"
+        call_id = given if isinstance(given := call.get("id"), str) else f"synth_{call['name']}_{position}"
         args = call.get("args") if isinstance(call.get("args"), dict) else {}
         uses.append({"type": "tool_use", "id": call_id, "name": call["name"], "input": args})
         if isinstance(call.get("status"), str):
@@ -144,7 +147,7 @@ def _calls(calls: list, where: str) -> tuple[list[dict], dict[str, str], list[tu
 
 def result_block(call_id: str, response: dict) -> dict:
     text, error = response_content(response)
-    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id, "content": text}
     if error:
         block["is_error"] = True
     return block

@@ -5,8 +5,9 @@
 
 A run starts at `init` and ends at `result`. The assistant's `message` events are chunks (delta) of one
 response's text until its calls; the next assistant text after their results is the next response.
-Only the run's totals are written (`result.stats`), not each call's usage. `tool_result.output` is what
-the CLI displays of the result, the closest the stream comes to what the model was sent.
+Only the run's totals are written (`result.stats`), not each call's usage: they are the run's recorded
+totals (run_totals_of). `tool_result.output` is what the CLI displays of the result, the closest the
+stream comes to what the model was sent.
 Fields a harness adds to every line are ignored; a file holding several runs loads the first.
 """
 
@@ -14,7 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compaction.agents.gemini_cli.log.builder import Builder, Built
+from compaction.importers.fields import object_at, text_at
 from compaction.importers.jsonl import JsonLines
+from compaction.importers.totals import cached_input_counts, run_totals
+from compaction.importers.usage import count
 from compaction.model.conversation import LoadWarning
 
 EVENT_TYPES = ("init", "message", "tool_use", "tool_result", "error", "result")
@@ -61,7 +65,7 @@ def first_run(lines: JsonLines) -> Run:
             continue
         time = event.get("timestamp") if isinstance(event.get("timestamp"), str) else None
         if kind == "message":
-            text = event.get("content") if isinstance(event.get("content"), str) else ""
+            text = text_at(event, "content")
             if event.get("role") == "assistant":
                 _assistant_text(builder, text, time)
             else:
@@ -98,6 +102,7 @@ def _assistant_text(builder: Builder, text: str, time: str | None) -> None:
     """Add a chunk to the response being written, or start the next response."""
     if _next_response(builder):
         builder.start_response([], time, None)
+    assert builder.response is not None  # open, or started just above
     content = builder.out.messages[builder.response]["content"]
     if content and content[-1]["type"] == "text":
         content[-1] = {"type": "text", "text": content[-1]["text"] + text}
@@ -115,3 +120,22 @@ def _result(event: dict) -> dict:
     else:
         block["content"] = output if isinstance(output, str) else ""
     return block
+
+
+def run_totals_of(stats: Any, init_model: Any) -> dict[str, Any] | None:
+    """The run's totals from `result.stats` (gemini-cli's StreamStats, packages/core/src/output/types.ts):
+    `input_tokens` is every prompt token, `cached` the share of it read from the cache (since December
+    2025); `output_tokens` the candidates'. `total_tokens` also counts the thoughts, which Gemini bills as
+    output, so the output is `total_tokens - input_tokens` when that is larger. `models` (since March 2026)
+    splits the same figures by model; an older run names only `init`'s model. None without any count."""
+    if not isinstance(stats, dict):
+        return None
+    models = object_at(stats, "models")
+    by_model = {name: _counts(split) for name, split in models.items() if isinstance(split, dict)}
+    by_model = {name: counts for name, counts in by_model.items() if any(counts.values())}
+    return run_totals("result.stats", _counts(stats), None if by_model else init_model, by_model=by_model or None)
+
+
+def _counts(stats: dict) -> dict[str, int]:
+    prompt, output = count(stats.get("input_tokens")), count(stats.get("output_tokens"))
+    return cached_input_counts(prompt, stats.get("cached"), max(output, count(stats.get("total_tokens")) - prompt))
