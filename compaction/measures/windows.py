@@ -88,9 +88,10 @@ def log_window(usage: list, metadata: dict | None) -> LogWindow:
     named = (metadata or {}).get(NAMED_KEY)
     if isinstance(named, int) and not isinstance(named, bool) and named > 0:
         return LogWindow(named, (metadata or {}).get(NAMED_SOURCE_KEY) or "the log names it")
-    listed = (metadata or {}).get("models")  # what a log names without usage
-    model = main_model(usage) or (listed[0] if isinstance(listed, list) and listed and isinstance(listed[0], str)
-                                  else None)
+    facts = metadata or {}
+    listed = facts.get("models") if isinstance(facts.get("models"), list) else [facts.get("model")]
+    named = next((found for found in listed if isinstance(found, str) and found.strip()), None)
+    model = main_model(usage) or named  # what a log names without usage: its models, or its run's
     row = window_for(model)
     if row is not None:
         return LogWindow(row.tokens, f"{model}: {row.source}")
