@@ -20,6 +20,8 @@ from compaction.live import formats as live_table
 from compaction.live import rules as rule_table
 from compaction.live.formats import LiveFormat
 from compaction.live.rules import RuleForm
+from compaction.measures import windows as window_table
+from compaction.measures.windows import ModelWindow
 from compaction.model import markers
 from compaction.strategies import register as register_strategy
 from compaction.strategies.spec import StrategySpec
@@ -43,6 +45,7 @@ class Agent:
     subagents: tuple[SubagentRule, ...] = ()  # how its subagents' logs are recognised
     writer: LogWriter | None = None  # a writer of its log, for samples and generated corpora
     no_call_models: tuple[str, ...] = ()  # model names its log gives responses it wrote itself
+    windows: tuple[ModelWindow, ...] = ()  # the windows it runs models at, where they are its own
 
 
 def register(agent: Agent) -> Agent:
@@ -69,4 +72,6 @@ def register(agent: Agent) -> Agent:
         writer_table.register(agent.writer)
     for model in agent.no_call_models:
         usage.register_no_call_model(model)
+    for row in agent.windows:
+        window_table.register(row)
     return agent

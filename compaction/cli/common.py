@@ -11,8 +11,8 @@ from pathlib import Path
 from compaction.errors import CompactionError, SettingsError
 from compaction.importers.formats import choices as format_choices
 from compaction.measures.cost import Prices
+from compaction.measures.windows import FALLBACK_WINDOW, log_window
 from compaction.model.settings import DEFAULTS, HELP, LIMITS, Settings
-from compaction.replay.loop import MODEL_WINDOW_TOKENS
 
 SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
                  "preview_chars", "summary_input_cap", "summary_max_tokens")
@@ -50,9 +50,17 @@ def add_input_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_model_window_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
+    parser.add_argument("--model-window", type=int, default=None, metavar="TOKENS",
                         help="a context over this many estimated tokens is compacted reactively before it is "
-                        f"sent (default {MODEL_WINDOW_TOKENS:,})")
+                        "sent (default: the window of the log's model, as the log names it or as its agent uses "
+                        f"it; {FALLBACK_WINDOW:,} when the log names no model the window table knows)")
+
+
+def model_window_of(args: argparse.Namespace, conversation) -> dict:
+    """The window a replay uses and where it comes from: --model-window, else the log's own."""
+    if args.model_window is not None:
+        return {"tokens": args.model_window, "source": "--model-window"}
+    return log_window(conversation.usage, conversation.metadata).as_dict()
 
 
 def add_executor_flags(parser: argparse.ArgumentParser) -> None:

@@ -1,6 +1,7 @@
 """What a model call costs and what the model loses, each a pure function of the histories sent: prices
 by model (prices.py, billing.py), the cache (cache.py), the per-call meter (meter.py), loss (loss.py,
-terms.py, probes.py), fidelity to the log (fidelity.py), the registry of measures (registry.py).
+terms.py, probes.py), fidelity to the log (fidelity.py), the registry of measures (registry.py), the model window by model
+(windows.py).
 
 Its modules are internal to the engine: the dashboard and other packages use the names below.
 """
@@ -12,6 +13,7 @@ from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
 from compaction.measures.probes import KIND_MEANING, MAX_SCORE, ProbeError, Prober, probe_score
 from compaction.measures.registry import MEASURES
 from compaction.measures.tradeoff import pareto_front
+from compaction.measures.windows import LogWindow, log_window
 
-__all__ = ["DEFAULT_PRICES", "KIND_MEANING", "MAX_SCORE", "MEASURES", "Fidelity", "PipelineLoss", "Prices", "ProbeError",
-           "Prober", "log_fidelity", "pareto_front", "pipeline_loss_of", "probe_score"]
+__all__ = ["DEFAULT_PRICES", "KIND_MEANING", "MAX_SCORE", "MEASURES", "Fidelity", "LogWindow", "PipelineLoss", "Prices",
+           "ProbeError", "Prober", "log_fidelity", "log_window", "pareto_front", "pipeline_loss_of", "probe_score"]
