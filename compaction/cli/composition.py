@@ -2,8 +2,9 @@
 
 The call (the last by default; numbered from 0, as `replay --json` numbers them) is taken from a replay
 of the file, with the strategy applied as the replay applies it. Without --strategy (`none`) no strategy
-of the lab acts: the history is what the log sent, its agent's own compactions as recorded (the whole
-history for a log that never compacted), and its tokens are the recorded ones where the log has usage.
+of the lab acts and nothing is replayed: the history is what the log sent, its agent's own compactions as
+recorded (the whole history for a log that never compacted; what the as-recorded strategy sends), and its
+tokens are the recorded ones where the log has usage.
 """
 
 import argparse
@@ -11,11 +12,10 @@ import argparse
 from compaction.cli import common as cli_common
 from compaction.errors import SettingsError
 from compaction.measures.composition import KIND_TITLES, KINDS
-from compaction.measures.composition_tokens import Composition, call_composition
+from compaction.measures.composition_tokens import Composition, call_composition, sent_composition
 from compaction.strategies import build, lookup
 
 NONE = "none"
-AS_SENT = "as-recorded"  # what `none` replays: the log's own history at every call
 NONE_WORDS = "none: what the log sent, its agent's own compactions as recorded"
 
 
@@ -39,10 +39,11 @@ def add_command(subparsers) -> None:
 
 
 def _strategy(args: argparse.Namespace):
+    """(the step function, its words); None for `none`: what the log sent, no replay needed."""
     if args.strategy == NONE:
         if args.param:
             raise SettingsError("--strategy none takes no --param: no strategy acts")
-        return build(AS_SENT), NONE_WORDS
+        return None, NONE_WORDS
     spec = lookup(args.strategy)
     return build(spec.name, spec.parse(args.param)), f"{spec.name}: {spec.title}"
 
@@ -56,26 +57,38 @@ def _call_number(wanted: int, calls: int, file) -> int:
     return number
 
 
-def command_composition(args: argparse.Namespace) -> int:
+def _composed(args: argparse.Namespace, step, conversation) -> tuple[Composition, int, int, int, bool, object]:
+    """(composition, call, calls, message it answers, messages sent, exact, token model) of the call asked."""
+    from compaction.model.history import prepare
     from compaction.replay.loop import replay
 
+    history = prepare(conversation)
+    if step is None:  # what the log sent: measured straight from the log, as the as-recorded strategy keeps it
+        indices = [i for i, message in enumerate(history.messages) if message.get("role") == "assistant"]
+        call = _call_number(args.call, len(indices), args.file)
+        found, sent = sent_composition(history, indices[call])
+        return found, call, len(indices), indices[call], sent, found.recorded_tokens is not None, history.token_model
     settings = cli_common.settings_from(args)
-    step, words = _strategy(args)  # a bad name or parameter stops before the file is read
-    conversation = cli_common.load(args)
-    result = replay(conversation, settings, strategy=step, store=cli_common.make_store(args),
+    result = replay(history, settings, strategy=step, store=cli_common.make_store(args),
                     summarizer=cli_common.make_summarizer(args, settings), model_window_tokens=args.model_window)
     call = _call_number(args.call, len(result.calls), args.file)
     record = result.calls[call]
-    found = call_composition(result, call)
+    return (call_composition(result, call), call, len(result.calls), record.index, record.messages, record.exact,
+            result.token_model)
+
+
+def command_composition(args: argparse.Namespace) -> int:
+    step, words = _strategy(args)  # a bad name or parameter stops before the file is read
+    conversation = cli_common.load(args)
+    found, call, calls, index, sent, exact, model = _composed(args, step, conversation)
     data = {"input": {"file": str(args.file), "format": conversation.format, "messages": len(conversation.messages)},
-            "strategy": {"name": args.strategy, "parameters": step.params, "words": words},
-            "call": call, "calls": len(result.calls), "answers_message": record.index,
-            "messages_sent": record.messages, "exact_tokens": record.exact, **found.as_dict(),
-            "token_model": result.token_model.describe()}
+            "strategy": {"name": args.strategy, "parameters": step.params if step else {}, "words": words},
+            "call": call, "calls": calls, "answers_message": index, "messages_sent": sent, "exact_tokens": exact,
+            **found.as_dict(), "token_model": model.describe()}
     title = (f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages; call {call:,} of "
-             f"0-{len(result.calls) - 1:,} (answers message {record.index:,}, {record.messages:,} message{'' if record.messages == 1 else 's'} sent); "
+             f"0-{calls - 1:,} (answers message {index:,}, {sent:,} message{'' if sent == 1 else 's'} sent); "
              f"strategy {words}")
-    return cli_common.emit(args, data, title, composition_table(found, record.exact))
+    return cli_common.emit(args, data, title, composition_table(found, exact))
 
 
 def composition_table(found: Composition, exact: bool) -> str:

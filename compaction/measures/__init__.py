@@ -5,19 +5,21 @@
   (composition.py: the characters of each kind; composition_tokens.py: those as the call's tokens).
 """
 
-from compaction.measures.composition import KIND_TITLES, KINDS
+from compaction.measures.composition import KIND_TITLES, KINDS, NOT_IN_LOG, TOOL_RESULTS
 from compaction.measures.composition_tokens import (
     OTHER_TOOLS,
     Composition,
     call_composition,
     composition,
     compositions_along,
+    sent_composition,
     uncompacted_along,
     uncompacted_call_composition,
     uncompacted_composition,
 )
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 
-__all__ = ["DEFAULT_TOKEN_MODEL", "KINDS", "KIND_TITLES", "OTHER_TOOLS", "Composition", "TokenModel",
-           "call_composition", "composition", "compositions_along", "uncompacted_along",
+__all__ = ["DEFAULT_TOKEN_MODEL", "KINDS", "KIND_TITLES", "NOT_IN_LOG", "OTHER_TOOLS", "TOOL_RESULTS", "Composition",
+           "TokenModel",
+           "call_composition", "composition", "compositions_along", "sent_composition", "uncompacted_along",
            "uncompacted_call_composition", "uncompacted_composition"]

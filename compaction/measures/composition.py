@@ -125,6 +125,8 @@ class Composer:
             for key, column in self.running.items():
                 column.append(column[-1] + found.get(key, 0))
         self._summary_parts = [(i, self.parts[i]) for i in sorted(summaries) if i < len(self.parts)]
+        self.starts = sorted(b["index"] for b in prepared.recorded.boundaries if isinstance(b, dict)
+                             and isinstance(b.get("index"), int) and not isinstance(b["index"], bool))
 
     @staticmethod
     def _parts_of_made(history: History, position: int, made: dict) -> Parts:
@@ -210,6 +212,25 @@ class Composer:
                 totals[key] += chars
             position += 1
         return totals
+
+    def sent_chars(self, index: int) -> tuple[Counter, int]:
+        """(characters by (kind, tool), messages) of what the log sent at the call answered by message
+        `index`: the messages from its latest compaction before that call on (its summary first), the
+        agent's other summaries left out, as the as-recorded strategy keeps them; and the system prompt
+        and tools."""
+        index = min(index, len(self.parts))
+        latest = max((start for start in self.starts if start <= index), default=0)
+        totals: Counter = Counter()
+        if self.prepared.overhead:
+            totals[SYSTEM, None] += self.prepared.overhead
+        self._add_originals(totals, latest, index)
+        count = index - latest
+        for origin, parts in self._summary_parts:
+            if latest < origin < index:
+                count -= 1
+                for key, chars in parts:
+                    totals[key] -= chars
+        return totals, count
 
     def uncompacted_chars(self, index: int) -> Counter:
         """Characters by (kind, tool) of the call answered by message `index` had nothing been compacted:

@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from compaction.measures.composition import KINDS, NOT_IN_LOG, SYSTEM, TOOL_RESULTS, composer_of
-from compaction.model.history import History
+from compaction.model.calibration import recorded_context
+from compaction.model.history import History, anchored_tokens
 from compaction.model.tokens import TokenModel
 
 OTHER_TOOLS = "other tools"
@@ -102,6 +103,23 @@ def uncompacted_composition(history: History, index: int, tokens: int | None = N
     """What fills the call answered by message `index` of `history`'s conversation had nothing ever been
     compacted (the replay's `raw_tokens` for `tokens`)."""
     return from_chars(composer_of(history).uncompacted_chars(index), history.token_model, tokens, recorded)
+
+
+def sent_composition(history: History, index: int) -> tuple[Composition, int]:
+    """(composition, messages sent) of what the log sent at the call answered by message `index` of
+    `history`'s conversation, no strategy applied (Composer.sent_chars): in the tokens the log recorded for
+    that call, else the estimate measured from the nearest earlier call it recorded, as a replay measures it."""
+    composer = composer_of(history)
+    chars, count = composer.sent_chars(index)
+    usage = history.recorded.usage
+    recorded = recorded_context(usage[index]) if index < len(usage) else None
+    tokens = recorded
+    if tokens is None:
+        earlier = next((i for i in range(min(index, len(usage)) - 1, -1, -1) if recorded_context(usage[i])), None)
+        anchor = None if earlier is None else (recorded_context(usage[earlier]),
+                                                sum(composer.sent_chars(earlier)[0].values()))
+        tokens = anchored_tokens(history.token_model, anchor, sum(chars.values()))
+    return from_chars(chars, history.token_model, tokens, recorded), count
 
 
 def _recorded(record) -> int | None:

@@ -26,9 +26,11 @@ from compaction.measures.composition import (
     message_parts,
 )
 from compaction.measures.composition_tokens import (
+    call_composition,
     composition,
     compositions_along,
     from_chars,
+    sent_composition,
     shares,
     uncompacted_along,
 )
@@ -200,3 +202,30 @@ def test_the_agents_own_summary_is_one_as_the_log_sent_it_and_absent_without_com
     assert found.chars[SUMMARIES] == history.sizes[summary] + LIST_FRAME and raw.chars[SUMMARIES] == 0
     assert found.tokens == last.tokens == last.measures.recorded["context_tokens"] == found.recorded_tokens
     assert sum(found.kinds.values()) == found.tokens
+
+
+@pytest.mark.parametrize("sample", ["claude_code_long_session.jsonl", "claude_code_session.jsonl", "seed_demo.json"])
+def test_what_the_log_sent_at_each_call_is_what_the_as_recorded_replay_sends(sample):
+    history = prepare(load_conversation(SAMPLES / sample))
+    result = replay(history, strategy="as-recorded", model_window_tokens=10**9)  # no reactive compaction
+    for record in result.calls:
+        found, messages = sent_composition(history, record.index)
+        assert found == call_composition(result, record.call) and messages == record.messages, record.call
+
+
+def test_a_call_the_log_did_not_record_is_measured_from_the_one_before():
+    history = prepare(load_conversation(SAMPLES / "claude_code_session.jsonl"))
+    calls = [i for i, message in enumerate(history.messages) if message["role"] == "assistant"]
+    usage = list(history.recorded.usage)
+    recorded, last = usage[calls[-2]], calls[-1]
+    usage[last] = None  # as a response the agent wrote itself (no call) leaves it
+    blind = prepare(Conversation(messages=history.messages, usage=usage,
+                                 metadata={"compact_boundaries": history.recorded.boundaries,
+                                           "compact_summary_indices": sorted(history.recorded.agent_summaries)}))
+    found, _ = sent_composition(blind, last)
+    before, _ = sent_composition(blind, calls[-2])
+    grown = sum(found.chars.values()) - sum(before.chars.values())
+    assert found.recorded_tokens is None
+    assert found.tokens == before.tokens + blind.token_model.content_tokens(grown)
+    assert before.tokens == recorded["input_tokens"] + recorded["cache_creation_input_tokens"] \
+        + recorded["cache_read_input_tokens"]
