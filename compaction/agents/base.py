@@ -41,6 +41,7 @@ class Agent:
     forms: tuple[Form, ...] = ()  # the export forms its settings take
     homes: tuple[Home, ...] = ()  # where it keeps its logs on a person's machine
     summary_prefixes: tuple[str, ...] = ()  # how the summary messages its compaction writes open
+    placeholders: tuple[str, ...] = ()  # how the texts it leaves for a dropped tool result open
     injected: tuple[InjectedText, ...] = ()  # the lines it writes into the person's turn
     subagents: tuple[SubagentRule, ...] = ()  # how its subagents' logs are recognised
     writer: LogWriter | None = None  # a writer of its log, for samples and generated corpora
@@ -64,6 +65,8 @@ def register(agent: Agent) -> Agent:
         home_table.register(home)
     for prefix in agent.summary_prefixes:
         markers.register_summary_prefix(prefix)
+    for opening in agent.placeholders:
+        markers.register_placeholder(opening)
     for text in agent.injected:
         injected_table.register(text)
     for rule in agent.subagents:

@@ -202,6 +202,16 @@ def upload(page, path: Path) -> None:
     expect(page.get_by_text(f"Loaded: {path.name}")).to_be_visible(timeout=60_000)
 
 
+def follow_live(page, path: Path) -> None:
+    """Open the Live page and follow the log at `path` (typed in the Session file field)."""
+    open_nav_page(page, "Live", "Live")
+    field = page.get_by_role("textbox", name="Session file")
+    field.fill(str(path))
+    field.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Follow", exact=True).click()
+
+
 def metric(page, label: str):
     """The metric whose label is exactly `label`: its value is .locator('[data-testid=stMetricValue]')."""
     import re

@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 from compaction.agents.base import Agent
 from compaction.agents.claude_code import export_form, live_kept, live_lines, log, preset, rules, samples
 from compaction.agents.claude_code.injected import INJECTED
-from compaction.agents.claude_code.markers import SUMMARY_PREFIX
+from compaction.agents.claude_code.markers import CLEARED, SUMMARY_PREFIX
 from compaction.corpus.homes import Home
 from compaction.corpus.subagents import Parent, SubagentRule
 from compaction.export.base import Form
@@ -85,6 +85,7 @@ AGENT = Agent(
                 "cannot set (claude-code)", export_form.STRATEGIES, export_form.render),),
     homes=(Home(TITLE, (".claude", "projects"), ("*.jsonl",), _project),),
     summary_prefixes=(SUMMARY_PREFIX,),
+    placeholders=(CLEARED,),
     injected=(INJECTED,),
     subagents=(SubagentRule(NAME, _subagent_by_path, _subagent_by_log),),
     writer=samples.WRITER,

@@ -3,7 +3,7 @@ and its condenser config as the export form (export_form.py), and its summary's 
 
 from compaction.agents.base import Agent
 from compaction.agents.openhands import condensers, export_form, log
-from compaction.agents.openhands.markers import CONDENSATION_PREFIX
+from compaction.agents.openhands.markers import BROWSER_OMITTED, CONDENSATION_PREFIX
 from compaction.export.base import Form
 from compaction.importers import runs
 from compaction.importers.formats import Format
@@ -21,4 +21,5 @@ AGENT = Agent(
     forms=(Form(NAME, "OpenHands condenser", "an OpenHands condenser config: config.toml's [condenser], or JSON for "
                 "the pipeline (openhands-*)", export_form.STRATEGIES, export_form.render),),
     summary_prefixes=(CONDENSATION_PREFIX,),
+    placeholders=(BROWSER_OMITTED,),
 )
