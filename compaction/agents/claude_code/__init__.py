@@ -6,7 +6,7 @@ into the person's turn, and its log writer for the samples (sample_log.py, sampl
 from pathlib import PurePosixPath
 
 from compaction.agents.base import Agent
-from compaction.agents.claude_code import export_form, live_lines, log, preset, samples
+from compaction.agents.claude_code import export_form, knobs, live_lines, log, preset, samples
 from compaction.agents.claude_code.injected import INJECTED
 from compaction.agents.claude_code.markers import SUMMARY_PREFIX
 from compaction.corpus.homes import Home
@@ -73,6 +73,7 @@ AGENT = Agent(
                     None, log.load, log.looks_like, anything, document_rank=100, lines_rank=CATCH_ALL),),
     presets=preset.SPECS,
     own_preset=NAME,
+    knobs=knobs.KNOBS,
     rules=(RuleForm(NAME, SUMMARISE_ALL, _threshold, 9_650, "typical of real logs", "window_tokens",
                     summary_from_log=_summary_from_log),),
     live=LiveFormat(NAME, TITLE, live_lines.looks_like, live_lines.ClaudeCodeLines, NAME,
