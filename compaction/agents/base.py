@@ -24,6 +24,7 @@ from compaction.measures import windows as window_table
 from compaction.measures.windows import ModelWindow
 from compaction.model import markers
 from compaction.strategies import register as register_strategy
+from compaction.strategies.knobs import Knob
 from compaction.strategies.spec import StrategySpec
 from compaction.summarizers import injected as injected_table
 from compaction.summarizers.injected import InjectedText
@@ -36,6 +37,7 @@ class Agent:
     formats: tuple[Format, ...]  # the files of it the lab reads (the first is its own log)
     presets: tuple[StrategySpec, ...] = ()  # the strategies it offers (its own rule among them)
     own_preset: str | None = None  # the preset that replays the agent's own compaction rule, if it has one
+    knobs: tuple[Knob, ...] = ()  # the own preset's parameters Tune sweeps (one: a line; two: a grid)
     rules: tuple[RuleForm, ...] = ()  # its presets' rules as the live forecast needs them
     live: LiveFormat | None = None  # how its log is followed while it is written
     forms: tuple[Form, ...] = ()  # the export forms its settings take

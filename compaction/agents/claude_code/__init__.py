@@ -6,7 +6,16 @@ into the person's turn, and its log writer for the samples (sample_log.py, sampl
 from pathlib import PurePosixPath
 
 from compaction.agents.base import Agent
-from compaction.agents.claude_code import export_form, live_kept, live_lines, log, preset, rules, samples
+from compaction.agents.claude_code import (
+    export_form,
+    knobs,
+    live_kept,
+    live_lines,
+    log,
+    preset,
+    rules,
+    samples,
+)
 from compaction.agents.claude_code.injected import INJECTED
 from compaction.agents.claude_code.markers import CLEARED, SUMMARY_PREFIX
 from compaction.corpus.homes import Home
@@ -76,6 +85,7 @@ AGENT = Agent(
                     None, log.load, log.looks_like, anything, document_rank=100, lines_rank=CATCH_ALL),),
     presets=preset.SPECS,
     own_preset=NAME,
+    knobs=knobs.KNOBS,
     rules=(RuleForm(NAME, SUMMARISE_ALL, _threshold, live_kept.TYPICAL_SUMMARY,
                     "the median summary of the public logs (9,840 characters)", "window_tokens",
                     summary_from_log=_summary_from_log, first_call_after=live_kept.first_call_after),),

@@ -3,7 +3,7 @@ model_auto_compact_token_limit, keeping the person's newest messages), its forec
 as the export form (export_form.py), where it keeps its rollouts and its summary's words."""
 
 from compaction.agents.base import Agent
-from compaction.agents.codex import export_form, live_kept, live_lines, log, preset
+from compaction.agents.codex import export_form, knobs, live_kept, live_lines, log, preset
 from compaction.agents.codex.log.records import ENVELOPE_TYPES
 from compaction.agents.codex.markers import SUMMARY_PREFIX
 from compaction.corpus.homes import Home, folder_before
@@ -46,6 +46,7 @@ AGENT = Agent(
                     None, log.load, None, log.looks_like, lines_rank=200),),
     presets=preset.SPECS,
     own_preset=NAME,
+    knobs=knobs.KNOBS,
     # The summary's size when the log has not shown one: the median encrypted summary of five real
     # compactions (7,012 characters of base64: about 1,300 tokens).
     rules=(RuleForm(NAME, KEEP_PERSON, _threshold, 1_300, "typical of real logs", "auto_compact_token_limit",

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
 from compaction.agents.base import Agent
-from compaction.agents.gemini_cli import export_form, live_lines, live_messages, log, preset
+from compaction.agents.gemini_cli import export_form, knobs, live_lines, live_messages, log, preset
 from compaction.agents.gemini_cli.markers import SUMMARY_PREFIX
 from compaction.corpus.homes import Home, folder_before
 from compaction.corpus.subagents import SUBAGENT, Parent, SubagentRule
@@ -49,6 +49,7 @@ AGENT = Agent(
                     document_rank=200, lines_rank=300, aliases=("gemini",)),),
     presets=preset.SPECS,
     own_preset=NAME,
+    knobs=knobs.KNOBS,
     # No recording gives the state snapshot's size: 2,000 tokens is a guess, and said.
     rules=(RuleForm(NAME, KEEP_NEWEST, _threshold, 2_000, "a guess: no recording gives it", "threshold_fraction"),),
     live=LiveFormat(NAME, TITLE, live_lines.is_fields_line, live_lines.GeminiLines, NAME,
