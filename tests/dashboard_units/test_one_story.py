@@ -11,6 +11,7 @@ from compaction.generate import generate
 from compaction.measures.cost import Prices
 from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
+from compaction.strategies import compaction_point
 from dashboard.render import comparison, log_view, price_words, tune_axes
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
 from dashboard.render.tour import TOUR_SETTINGS, saving_figure, tour_numbers
@@ -103,7 +104,7 @@ def test_the_one_pass_leaves_the_agents_summaries_out_or_starts_after_its_last(l
 
 def test_token_axes_span_the_agents_regime_and_include_its_own_compaction_point(long_log):
     values = tune_axes.regime_context_limits(long_log, 200_000)
-    point = tune_axes.log_compaction_point(long_log)
+    point = compaction_point(long_log)
     assert point == 167_285 and min(values) < 50_000 and max(values) == 200_000 and 167_000 in values
     assert tune_axes.regime_max_messages(643) == (50, 100, 200, 500, 1_000)
     convert = tune_axes.converter(long_log)

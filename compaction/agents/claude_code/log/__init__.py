@@ -16,6 +16,7 @@ line (`isCompactSummary`) starts a new root right after the line it continues, s
 compaction of this log.
 """
 
+import re
 from typing import Any
 
 from compaction.agents.claude_code.log.assemble import assemble
@@ -25,6 +26,7 @@ from compaction.agents.claude_code.log.records import KNOWN_OTHER_TYPES, Record,
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.jsonl import JsonLines
+from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY, ONE_MILLION, ONE_MILLION_SUFFIX
 from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "claude-code"
@@ -74,10 +76,33 @@ def load(lines: JsonLines) -> Conversation:
         metadata["agent_notes"] = out.notes  # the <synthetic> responses: no API call, so no model call here
     if version:
         metadata["agent_version"] = version  # the Claude Code version of the last line: its compaction rules
+    metadata.update(chosen_window(out.messages))
     fresh_starts = frozenset(boundary["index"] for boundary in out.boundaries)
     return build_conversation(out.messages, label, FORMAT, warnings, metadata=metadata, fresh_starts=fresh_starts,
                               usage=out.usage if any(out.usage) else [],
                               timestamps=out.timestamps if any(out.timestamps) else [])
+
+
+# `/model`'s output: "Set model to opus[1m] (claude-opus-4-6[1m])" (colour codes between): the 1M window chosen
+_MODEL_SET = re.compile(r"Set model to\b[^\n(]*\(([^()\s]+)\)")
+
+
+def chosen_window(messages: list) -> dict:
+    """The 1M window when the last model the person set with /model carries Claude Code's `[1m]` suffix (the
+    calls' own model ids never do); nothing otherwise (the window is the model's: measures/windows.py)."""
+    chosen = None
+    for message in messages:
+        if message["role"] != "user":
+            continue
+        content = message["content"]
+        for text in [content] if isinstance(content, str) else \
+                [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]:
+            if isinstance(text, str) and "Set model to" in text:
+                found = _MODEL_SET.findall(text)
+                chosen = found[-1] if found else None
+    if chosen and chosen.lower().endswith(ONE_MILLION_SUFFIX):
+        return {NAMED_KEY: ONE_MILLION, NAMED_SOURCE_KEY: f"the log's /model line set {chosen}: Claude Code's 1M window"}
+    return {}
 
 
 class _Skipped:
