@@ -79,8 +79,11 @@ def retention(places: ArtifactPlaces, gone, columns: Columns, persisted: Persist
     present = inside & (columns.join_call[safe_k] <= call) & (gone.message[safe_k] > call)
     has_rank = rank >= 0
     safe_rank = np.where(has_rank, rank, 0)
-    replaced = has_rank & (gone.result[safe_rank] <= call) if len(gone.result) else has_rank & False
-    whole = has_rank & ~replaced & ~(persisted.block_saved[safe_rank] if len(persisted.block_saved) else False)
+    if len(gone.result):
+        replaced = has_rank & (gone.result[safe_rank] <= call)
+        whole = has_rank & ~replaced & ~persisted.block_saved[safe_rank]
+    else:  # no tool result in the conversation: no place has a rank
+        replaced = whole = np.zeros(len(rank), dtype=bool)
     sent = present & (~has_rank | (replaced & places.in_placeholder) | whole
                       | (has_rank & ~replaced & _in_preview(places, persisted)))
     kept = np.bincount(places.owner[sent], minlength=count) > 0
