@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from compaction.errors import SettingsError
-from compaction.kernel import NO_COLUMNAR_FORM, kernel_cells
 from compaction.measures.registry import MEASURES
 from compaction.model.history import History
 from compaction.model.settings import LIMITS, Settings
@@ -196,6 +195,9 @@ def _strategy_cells(prepared: History, cells: list[tuple[tuple[int, int], Settin
     incremental form, run as branches that split where they first differ (branches.py); the others
     replay each cell, reusing a finished replay where it is the same (see _reusable). `counts` says why
     each cell the kernel did not compute ran the loop."""
+    # imported here: numpy is loaded with the kernel, which only a sweep needs (not a replay's start)
+    from compaction.kernel import NO_COLUMNAR_FORM, kernel_cells
+
     form = incremental_form(step) if reuse else None
     if form is None:
         counts.left_to_loop.update(dict.fromkeys((key for key, _ in cells), NO_COLUMNAR_FORM))

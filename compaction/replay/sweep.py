@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compaction.errors import CompactionError
-from compaction.kernel import refusal
 from compaction.measures.registry import MEASURES
 from compaction.measures.registry import measure as check_measure
 from compaction.measures.tradeoff import pareto_front
@@ -151,6 +150,9 @@ def sweep_stream(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Seque
     known = named is not None
     read = None if named is None else SETTINGS_READ.get(name) if isinstance(named, str) else named.settings_read
     executor = chosen.executor
+    # imported here: numpy is loaded with the kernel, which a replay does not need
+    from compaction.kernel import refusal
+
     # the kernel's cells take less than starting a worker's line: the workers only serve the loop
     outside_kernel = refusal(prepared, incremental_form(step) if known else None, chosen.summarizer)
     spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
