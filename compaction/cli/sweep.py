@@ -48,7 +48,16 @@ def command_sweep(args: argparse.Namespace) -> int:
                        model_window_tokens=args.model_window, store=store, prices=cli_common.prices_from(args),
                        executor=executor)
     return cli_common.emit(args, result.as_dict(), f"{args.file}: {MEASURES[result.measure].label}, {result.replays} replays "
-                 f"for {result.cell_count} cells", sweep_table(result))
+                 f"for {result.cell_count} cells{kernel_note(result)}", sweep_table(result))
+
+
+def kernel_note(result: SweepResult) -> str:
+    """How many cells the columnar kernel computed, and why the loop ran the others."""
+    if not result.by_kernel:
+        return ""
+    why = sorted(set(result.left_to_loop.values()))
+    return f" ({result.by_kernel} by the columnar kernel" + (f"; the loop ran {len(result.left_to_loop)}: "
+                                                             f"{'; '.join(why)})" if why else ")")
 
 
 def sweep_table(result: SweepResult) -> str:

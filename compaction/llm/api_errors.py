@@ -7,14 +7,14 @@ The real API says a prompt is too long with HTTP 400 and the body
 
 import re
 
-from compaction.llm.sdk import anthropic
+from compaction.llm.sdk import loaded_sdk
 
 _TOO_LONG = re.compile(r"prompt is too long", re.IGNORECASE)
 _COUNTS = re.compile(r"(\d+)\s*tokens?\s*>\s*(\d+)", re.IGNORECASE)
 _KEY_LIKE = re.compile(r"sk-ant-[A-Za-z0-9_\-]+")
 
 
-def _api_message(exc: "anthropic.APIStatusError") -> str:
+def _api_message(exc) -> str:
     """error.message of the body; the SDK's own message when the body is not the API's JSON."""
     message = getattr(exc, "api_message", None)
     if isinstance(message, str):
@@ -33,6 +33,7 @@ def prompt_too_long(exc: BaseException) -> tuple[int, int] | None:
     Gives (0, 0) when the text matches but carries no numbers. Any other error, including other 400s,
     gives None.
     """
+    anthropic = loaded_sdk()
     if anthropic is None or not isinstance(exc, anthropic.APIStatusError) or exc.status_code != 400:
         return None
     text = _api_message(exc)
@@ -49,7 +50,7 @@ def scrub(text: str, secret: str | None) -> str:
     return _KEY_LIKE.sub("***", text)
 
 
-def _detail(exc: "anthropic.APIStatusError", secret: str | None) -> str:
+def _detail(exc, secret: str | None) -> str:
     text = scrub(_api_message(exc).strip(), secret)
     if len(text) > 200:
         text = text[:200] + "..."
@@ -58,6 +59,7 @@ def _detail(exc: "anthropic.APIStatusError", secret: str | None) -> str:
 
 def describe_failure(exc: BaseException, secret: str | None = None) -> str:
     """One plain sentence or two saying what went wrong and what to do; never contains `secret`."""
+    anthropic = loaded_sdk()
     if anthropic is None:
         return f"Unexpected error talking to the Anthropic API ({type(exc).__name__})."
     if isinstance(exc, anthropic.APITimeoutError):

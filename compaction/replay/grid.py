@@ -122,6 +122,8 @@ class SweepStore(OutputStore):
     """Persisted outputs shared by all cells; no transcripts, which nobody reads after a sweep and
     which would cost a file per summary per cell."""
 
+    writes_transcripts = False
+
     def save_transcript(self, messages, label: str = "transcript"):
         return None
 
@@ -188,13 +190,28 @@ def _built_at(step: StepFunction, params: tuple) -> tuple[Built, frozenset[str] 
 def _strategy_cells(prepared: History, cells: list[tuple[tuple[int, int], Settings]], step: StepFunction,
                     read: frozenset[str] | None, reuse: bool, options: ReplayOptions,
                     counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """The cells of one strategy at one set of parameters. A strategy with an incremental form runs its
-    cells as branches that split where they first differ (branches.py); the others replay each cell,
-    reusing a finished replay where it is the same (see _reusable)."""
+    """The cells of one strategy at one set of parameters. The tutorial's pipeline runs its cells through
+    the columnar kernel (compaction/kernel); the cells it leaves, and the other strategies with an
+    incremental form, run as branches that split where they first differ (branches.py); the others
+    replay each cell, reusing a finished replay where it is the same (see _reusable). `counts` says why
+    each cell the kernel did not compute ran the loop."""
+    # imported here: numpy is loaded with the kernel, which only a sweep needs (not a replay's start)
+    from compaction.kernel import NO_COLUMNAR_FORM, kernel_cells
+
     form = incremental_form(step) if reuse else None
-    if form is not None:
+    if form is None:
+        counts.left_to_loop.update(dict.fromkeys((key for key, _ in cells), NO_COLUMNAR_FORM))
+    else:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)
-        for (row, column), branch in branch_replays(context, form, cells, counts):
+        left = []
+        for (row, column), settings, cell, reason in kernel_cells(context, form, cells):
+            if cell is None:
+                counts.left_to_loop[row, column] = reason
+                left.append(((row, column), settings))
+            else:
+                counts.by_kernel += 1
+                yield row, column, cell
+        for (row, column), branch in branch_replays(context, form, left, counts):
             yield row, column, cell_measures(branch)
         return
     done: dict[tuple, list[ReplayResult]] = {}

@@ -19,6 +19,7 @@ from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.branches import BranchCounts
 from compaction.replay.grid import PARAMETER, SETTING, SweepStore, iter_local_cells, strategy_spec, sweep_grid
+from compaction.replay.loop import incremental_form
 from compaction.replay.options import ReplayOptions, options_from
 from compaction.replay.spread import spread_lines
 from compaction.strategies import SETTINGS_READ, Built, StepFunction, resolve
@@ -39,6 +40,8 @@ class SweepResult:
     cells: list[list[dict[str, Any]]] = field(default_factory=list)  # cells[row of y][column of x]
     replays: int = 0  # distinct replays made; the other cells had the same outcome as one of them
     cells_done: int = 0  # while a sweep streams (sweep_stream): the cells done so far
+    by_kernel: int = 0  # cells the columnar kernel computed (compaction/kernel), no replay needed
+    left_to_loop: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, column): why the loop ran it
     parameters: tuple[str, ...] = ()  # the axes that are the strategy's own parameters (the others: settings)
     base_params: dict[str, Any] = field(default_factory=dict)  # the strategy's parameters as given
 
@@ -93,6 +96,8 @@ class SweepResult:
     def as_dict(self) -> dict[str, Any]:
         return {"x": self._axis(self.x_name, self.x_values), "y": self._axis(self.y_name, self.y_values),
                 "measure": self.measure, "strategy": self.strategy, "replays": self.replays,
+                "by_kernel": self.by_kernel,
+                "left_to_loop": [[row, column, why] for (row, column), why in sorted(self.left_to_loop.items())],
                 "grid": self.grid(), "cells": self.cells,
                 "trade_off_front": sorted([row, column] for row, column in self.trade_off_front())}
 
@@ -145,9 +150,16 @@ def sweep_stream(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Seque
     known = named is not None
     read = None if named is None else SETTINGS_READ.get(name) if isinstance(named, str) else named.settings_read
     executor = chosen.executor
+    # imported here: numpy is loaded with the kernel, which a replay does not need
+    from compaction.kernel import refusal
+
+    # the kernel's cells take less than starting a worker's line: the workers only serve the loop
+    outside_kernel = refusal(prepared, incremental_form(step) if known else None, chosen.summarizer)
     spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
-        and result.cell_count > 1  # _check_axis refused empty axes
-    if spread and named is not None:
+        and result.cell_count > 1 and outside_kernel is not None  # _check_axis refused empty axes
+    if spread and named is not None and outside_kernel is not None:
+        result.left_to_loop = dict.fromkeys(((r, c) for r in range(result.rows) for c in range(len(x_axis.values))),
+                                            outside_kernel)
         for done, line, replays in spread_lines(prepared, (x_axis.name, x_axis.values),
                                                 (y_axis.name, y_axis.values) if y_axis else None, base, named,
                                                 chosen, cancelled):
@@ -166,5 +178,5 @@ def sweep_stream(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Seque
             return
         result.cells[row][column] = cell
         result.cells_done += 1
-        result.replays = counts.replays
+        result.replays, result.by_kernel, result.left_to_loop = counts.replays, counts.by_kernel, counts.left_to_loop
         yield result

@@ -43,6 +43,8 @@ class StoredOutput:
 class OutputStore:
     """Persisted outputs under `root/tool-results`, transcripts under `root/transcripts`."""
 
+    writes_transcripts = True  # save_transcript writes a file (a sweep's store does not: replay/grid.py)
+
     def __init__(self, root: str | Path):
         self.root = Path(root).resolve()
         self.results_dir = self.root / "tool-results"

@@ -9,6 +9,7 @@ section by section, so the goal, files and constraints survive any number of com
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from compaction.model.markers import PLACEHOLDER, SNIP_PREFIX, is_summary, summary_body
 from compaction.model.messages import (
@@ -45,7 +46,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def _unique(items: list[str], limit: int) -> list[str]:
-    values = list(dict.fromkeys(item for item in items if item and not item.startswith(_MORE)))
+    values = [item for item in dict.fromkeys(items) if item and not item.startswith(_MORE)]  # uniques first: fewer
     return values if len(values) <= limit else values[:limit - 1] + [f"{_MORE}{len(values) - limit + 1} more"]
 
 
@@ -67,54 +68,86 @@ class _Notes:
 
     def carry_forward(self, summary: str) -> None:
         """Take in an earlier summary: its sections when it is one of ours, else its first line."""
-        sections: dict[str, list[str]] = {}
-        heading = None
-        for line in summary.splitlines():
-            found = _HEADING.match(line)
-            if found:
-                heading = found.group(1)
-            elif heading and line.startswith("- "):
-                sections.setdefault(heading, []).append(line[2:])
-        if not sections:
-            self.findings.append("Earlier summary: " + _first_line(summary, 200))
+        carried = _carried(summary)
+        if isinstance(carried, str):
+            self.findings.append(carried)
             return
-        for goal in sections.get("1", []):
-            split = _ORIGINAL_TASK.match(goal)
-            self.requests += [split.group(2), split.group(1)] if split else [goal]
-        for finding in sections.get("2", []):
-            if finding.startswith(_TOOL_CALLS):
-                for part in finding.removeprefix(_TOOL_CALLS).split(", "):
-                    counted = _TOOL_COUNT.match(part)
-                    if counted:
-                        self.tool_calls[counted.group(1)] += int(counted.group(2))
-            elif finding.startswith("Error seen: "):
-                self.errors.append(finding.removeprefix("Error seen: "))
-            else:
-                self.findings.append(finding)
-        for line in sections.get("3", []):
-            kind, _, items = line.partition(": ")
-            if kind in ("changed", "read"):
-                getattr(self, kind).extend(items.split(", "))
-            elif kind == "commands run":
-                self.commands.extend(items.split("; "))
-        self.constraints += [c for c in sections.get("5", []) if c != "(none stated)"]
+        requests, counts, errors, findings, changed, read, commands, constraints = carried
+        self.requests += requests
+        for name, count in counts:
+            self.tool_calls[name] += count
+        self.errors += errors
+        self.findings += findings
+        self.changed += changed
+        self.read += read
+        self.commands += commands
+        self.constraints += constraints
 
     def take(self, part: "_MessageNotes", tool_names: dict[str, str]) -> None:
         """Add what one message holds (its notes, worked out once) to the notes of the whole."""
         if part.summary is not None:
             self.carry_forward(part.summary)
-        self.requests += part.requests
-        self.constraints += part.constraints
+        if part.requests:
+            self.requests += part.requests
+        if part.constraints:
+            self.constraints += part.constraints
         if part.finding:
             self.last_assistant = part.finding_text
             self.findings.append(part.finding)
-        for tool_use_id, name in part.calls:
-            tool_names[tool_use_id] = name
-            self.tool_calls[name] += 1
-        self.read += part.read
-        self.changed += part.changed
-        self.commands += part.commands
-        self.errors += [f"{tool_names.get(tool_use_id, 'tool')}: {line}" for tool_use_id, line in part.errors]
+        if part.calls:
+            for tool_use_id, name in part.calls:
+                tool_names[tool_use_id] = name
+                self.tool_calls[name] += 1
+        if part.read:
+            self.read += part.read
+        if part.changed:
+            self.changed += part.changed
+        if part.commands:
+            self.commands += part.commands
+        if part.errors:
+            self.errors += [f"{tool_names.get(tool_use_id, 'tool')}: {line}" for tool_use_id, line in part.errors]
+
+
+@lru_cache(maxsize=4096)
+def _carried(summary: str) -> str | tuple[tuple, ...]:
+    """An earlier summary's sections, read once per text (a sweep carries the same summary in many
+    cells): (requests, tool counts, errors, findings, changed, read, commands, constraints), or the one
+    finding a summary not written by this summariser leaves."""
+    sections: dict[str, list[str]] = {}
+    heading = None
+    for line in summary.splitlines():
+        found = _HEADING.match(line)
+        if found:
+            heading = found.group(1)
+        elif heading and line.startswith("- "):
+            sections.setdefault(heading, []).append(line[2:])
+    if not sections:
+        return "Earlier summary: " + _first_line(summary, 200)
+    requests: list[str] = []
+    for goal in sections.get("1", []):
+        split = _ORIGINAL_TASK.match(goal)
+        requests += [split.group(2), split.group(1)] if split else [goal]
+    counts, errors, findings = [], [], []
+    for finding in sections.get("2", []):
+        if finding.startswith(_TOOL_CALLS):
+            for part in finding.removeprefix(_TOOL_CALLS).split(", "):
+                counted = _TOOL_COUNT.match(part)
+                if counted:
+                    counts.append((counted.group(1), int(counted.group(2))))
+        elif finding.startswith("Error seen: "):
+            errors.append(finding.removeprefix("Error seen: "))
+        else:
+            findings.append(finding)
+    files: dict[str, list[str]] = {"changed": [], "read": [], "commands run": []}
+    for line in sections.get("3", []):
+        kind, _, items = line.partition(": ")
+        if kind in ("changed", "read"):
+            files[kind] += items.split(", ")
+        elif kind == "commands run":
+            files[kind] += items.split("; ")
+    constraints = [c for c in sections.get("5", []) if c != "(none stated)"]
+    return (tuple(requests), tuple(counts), tuple(errors), tuple(findings), tuple(files["changed"]),
+            tuple(files["read"]), tuple(files["commands run"]), tuple(constraints))
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,18 @@ def why_flat(result: SweepResult, history, x: Axis, y: Axis, unit: str) -> None:
                 icon=":material/horizontal_rule:")
 
 
+def how_computed(result: SweepResult) -> None:
+    """Which cells the columnar kernel computed and which the loop replayed, and why."""
+    cells = result.cell_count
+    if not result.left_to_loop:
+        st.caption(f"All {cells:,} pairs computed by the columnar kernel: the figures of their replays, "
+                   "without replaying.")
+        return
+    why = "; ".join(sorted(set(result.left_to_loop.values())))
+    st.caption(f"{result.by_kernel:,} of {cells:,} pairs computed by the columnar kernel; the loop replayed "
+               f"{len(result.left_to_loop):,} ({why}).")
+
+
 def trade_off(result: SweepResult, cell, key: str = tuning.TRADE_OFF_KEY,
               on_select: Callable[[], None] = tuning.apply_clicked_point, label: Label = value_label,
               current: tuple[str, str] = ("current settings", "the sidebar's current settings")) -> None:

@@ -104,3 +104,10 @@ def test_tune_offers_cost_and_loss_and_draws_the_trade_off(app):
     names = [trace.get("name") for trace in trade_off["data"]]
     assert names[:2] == ["a pair of settings", "no other pair does better on both"]
     assert len(trade_off["data"][0]["x"]) == 100  # every cell of the 10 x 10 grid is a point
+
+
+def test_tune_says_the_columnar_kernel_computed_the_pairs(app):
+    at = open_page(app, "tune")
+    assert not at.exception
+    assert any(caption.value == "All 100 pairs computed by the columnar kernel: the figures of their replays, "
+               "without replaying." for caption in at.caption)

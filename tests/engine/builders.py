@@ -1,5 +1,8 @@
 """Small conversation builders for engine tests."""
 
+import tempfile
+from pathlib import Path
+
 
 def user(text="do the thing"):
     return {"role": "user", "content": text}
@@ -31,3 +34,17 @@ def turns(count, output_chars=200, prefix="t"):
         messages.append(call(f"{prefix}{n}"))
         messages.append(results((f"{prefix}{n}", "x" * output_chars)))
     return messages
+
+
+def compacted_claude_code_log(seed: int = 5, turns: int = 400):
+    """A generated Claude Code log, read back: recorded usage per call and compactions of its own."""
+    from compaction.agents.claude_code.sample_log import ClaudeCodeLog
+    from compaction.generate import generate
+    from compaction.importers import load_conversation
+
+    log = ClaudeCodeLog(seed=seed)
+    log.session(generate("realistic", turns=turns, seed=seed, parallel_share=0.3), window=60_000)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "session.jsonl")
+        path.write_text(log.jsonl(), encoding="utf-8")
+        return load_conversation(path)

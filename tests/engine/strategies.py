@@ -53,3 +53,18 @@ settings = st.builds(
     max_bytes=st.sampled_from([0, 500, 200_000]),
     preview_chars=st.sampled_from([0, 20, 2_000]),
 )
+
+# the incremental loop's and the kernel's equivalence tests: every setting at values that make it act
+random_settings = st.builds(
+    Settings,
+    context_limit=st.sampled_from([1, 300, 2_000, 5_000, 50_000, 100_000_000]),
+    keep_recent=st.sampled_from([0, 1, 2, 3, 10, 1_000]),
+    persist_threshold=st.sampled_from([1, 100, 30_000]),
+    max_messages=st.sampled_from([4, 5, 8, 13, 50, 10_000]),
+    max_bytes=st.sampled_from([0, 500, 200_000]),
+    preview_chars=st.sampled_from([0, 20, 2_000]),
+    min_placeholder_chars=st.sampled_from([0, 10, 120, 5_000]),
+    keep_head=st.sampled_from([1, 3]),
+    reactive_keep_last=st.sampled_from([1, 2, 5]),
+    summary_input_cap=st.sampled_from([1_000, 80_000]),
+)

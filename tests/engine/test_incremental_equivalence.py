@@ -11,16 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compaction import OutputStore, Settings
-from compaction.agents.claude_code.sample_log import ClaudeCodeLog
 from compaction.generate import generate
 from compaction.importers import load_conversation
 from compaction.replay.loop import incremental_form
 from compaction.strategies import REGISTRY, build, resolve
 
+from .builders import compacted_claude_code_log
 from .conv_builder import build as build_turns
 from .conv_builder import random_turns, with_compact_calls
 from .replay_equivalence import assert_same_replay, replay_both
-from .strategies import conversations
+from .strategies import conversations, random_settings
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 CASES = Path(__file__).resolve().parents[1] / "importers" / "cases" / "valid"
@@ -64,12 +64,7 @@ def test_compact_calls_and_huge_outputs(chosen):
 
 
 def test_a_claude_code_log_with_usage_and_its_own_compactions():
-    log = ClaudeCodeLog(seed=5)
-    log.session(generate("realistic", turns=400, seed=5, parallel_share=0.3), window=60_000)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder, "session.jsonl")
-        path.write_text(log.jsonl(), encoding="utf-8")
-        conversation = load_conversation(path)
+    conversation = compacted_claude_code_log()
     assert conversation.metadata.get("compact_boundaries")
     for chosen, window in CHOICES[:3]:
         incremental, plain = replay_both(conversation, chosen, model_window_tokens=window)
@@ -92,21 +87,6 @@ def test_real_layout_cases(name):
     conversation = load_conversation(CASES / name)
     for chosen, window in CHOICES:
         assert_same_replay(*replay_both(conversation, chosen, model_window_tokens=window))
-
-
-random_settings = st.builds(
-    Settings,
-    context_limit=st.sampled_from([1, 300, 2_000, 5_000, 50_000, 100_000_000]),
-    keep_recent=st.sampled_from([0, 1, 2, 3, 10, 1_000]),
-    persist_threshold=st.sampled_from([1, 100, 30_000]),
-    max_messages=st.sampled_from([4, 5, 8, 13, 50, 10_000]),
-    max_bytes=st.sampled_from([0, 500, 200_000]),
-    preview_chars=st.sampled_from([0, 20, 2_000]),
-    min_placeholder_chars=st.sampled_from([0, 10, 120, 5_000]),
-    keep_head=st.sampled_from([1, 3]),
-    reactive_keep_last=st.sampled_from([1, 2, 5]),
-    summary_input_cap=st.sampled_from([1_000, 80_000]),
-)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -140,14 +140,25 @@ def test_python_dash_m(session_file):
     assert set(json.loads(done.stdout)) >= {"calls", "totals"}
 
 
-def test_sweep_on_forked_workers_gives_the_cells_of_one_process(session_file):
-    # its own process, as a person runs it: the command forks its workers (nothing else runs there)
-    def swept(workers: int) -> dict:
-        done = subprocess.run([sys.executable, "-m", "compaction", "sweep", str(session_file), "--x",
-                               "context_limit=3000,10000,40000", "--y", "keep_recent=0,2,5", "--workers", str(workers),
-                               "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
-        assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
-        return json.loads(done.stdout)
+def swept(session_file, workers: int, *strategy: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "compaction", "sweep", str(session_file), "--x",
+                           "context_limit=3000,10000,40000", "--y", "keep_recent=0,2,5", "--workers", str(workers),
+                           *strategy, "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
+    return json.loads(done.stdout)
 
-    one = swept(1)
-    assert swept(2) == one and one["replays"] >= 1
+
+def test_sweep_on_forked_workers_gives_the_cells_of_one_process(session_file):
+    # its own process, as a person runs it: the command forks its workers (nothing else runs there); a
+    # strategy the columnar kernel does not cover, whose lines the workers replay
+    one, two = swept(session_file, 1, "--strategy", "masking"), swept(session_file, 2, "--strategy", "masking")
+    # each worker's first line starts with one cell of its own: at most a replay more per worker
+    assert one["replays"] >= 1 and one["replays"] <= two.pop("replays") <= one.pop("replays") + 2
+    assert two == one
+    assert one["by_kernel"] == 0 and {why for _, _, why in one["left_to_loop"]} == {"the strategy has no columnar form"}
+
+
+def test_the_pipelines_sweep_is_the_kernels_with_or_without_workers(session_file):
+    one = swept(session_file, 1)
+    assert one["by_kernel"] == 9 and one["replays"] == 0 and one["left_to_loop"] == []
+    assert swept(session_file, 2) == one

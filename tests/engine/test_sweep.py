@@ -82,12 +82,16 @@ def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
 
     session = generate("realistic", turns=40, parallel_share=0.4, seed=12)
     axes = (("context_limit", (5_000, 20_000, 80_000)), ("keep_recent", (0, 2, 5)))
-    here = sweep(session, *axes)
+    # a strategy the columnar kernel does not cover: the workers replay its lines
+    here = sweep(session, *axes, strategy="masking")
     with open_executor(2) as executor:
         assert not executor.shares_memory  # spawned unless asked: the app's server runs threads
-        spread = sweep(session, *axes, executor=executor)
+        spread = sweep(session, *axes, executor=executor, strategy="masking")
         # CONTEXT_LIMIT down the rows: the lines run along the other axis, the cells are the same
-        transposed = sweep(session, axes[1], axes[0], executor=executor)
+        transposed = sweep(session, axes[1], axes[0], executor=executor, strategy="masking")
+        kernel = sweep(session, *axes, executor=executor)  # the pipeline's cells: the kernel's, here
+    assert kernel.by_kernel == 9 and not kernel.left_to_loop and kernel.cells == sweep(session, *axes).cells
+    assert set(spread.left_to_loop.values()) == {"the strategy has no columnar form"}
     # the first cell of each worker's first line is a task of its own: at most one more replay per worker
     assert spread.cells == here.cells and here.replays <= spread.replays <= here.replays + 2
     assert [list(row) for row in zip(*transposed.cells, strict=True)] == here.cells
