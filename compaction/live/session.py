@@ -10,7 +10,6 @@ part a first call after a compaction reads from the cache); a few notes. The mem
 columns alone, whatever the messages hold.
 """
 
-import statistics
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
@@ -32,7 +31,7 @@ from compaction.measures.cost import DEFAULT_PRICES
 from compaction.measures.prices import FALLBACK_NOTE, recorded_call_cost
 
 RECENT = 10  # calls whose output makes "the session's recent output"
-GROWTH_WINDOW = 30  # calls whose growth makes the session's pace (forecast.py)
+GROWTH_WINDOW = 30  # calls whose growth makes the session's pace (pace.py)
 FILES_KEPT = 20  # the newest files read, by path
 CHARS_PER_TOKEN = 4  # the tutorial's estimate, for text written since the newest call
 KEPT_NOTES = 50
@@ -100,6 +99,7 @@ class LiveSession:
     lifetimes: dict = field(default_factory=lambda: {"5m": 0, "1h": 0})  # calls writing the cache for each
     price_notes: dict = field(default_factory=dict)
     lines_skipped: int = 0
+    _growth_from: int | None = None  # the context the newest call's growth is counted from
 
     def feed(self, event: Event) -> CallUpdate | CompactionUpdate | Note | None:
         if isinstance(event, CallSeen):
@@ -110,6 +110,9 @@ class LiveSession:
                 cost = self._cost(event.usage)
                 new = self.calls.update_last(event.usage, cost)
                 self.cost_usd += cost - old.cost_usd
+                if self._growth_from is not None and new.context != old.context and self.growths:
+                    # a response whose first line said less than its last (a proxy streams partial usage)
+                    self.growths[-1] = new.context - self._growth_from
                 if self.outputs:
                     self.outputs[-1] = new.output
         elif isinstance(event, CompactionSeen):
@@ -145,8 +148,10 @@ class LiveSession:
         call = self.calls.add(event.line, event.usage, self._cost(event.usage), event.time, len(self.compactions))
         self.cost_usd += call.cost_usd
         growth = call.context - previous.context if previous is not None else None
+        self._growth_from = None
         if previous is not None and growth is not None and not after:
             self.growths.append(growth)  # the drop across a compaction is not the session's pace
+            self._growth_from = previous.context
             if self.pending_chars and growth > previous.output:
                 self.text_tokens += growth - previous.output
                 self.text_chars += self.pending_chars
@@ -205,12 +210,6 @@ class LiveSession:
         if self.text_chars < 10_000:
             return 1 / CHARS_PER_TOKEN
         return self.text_tokens / self.text_chars
-
-    def growth_spread(self) -> float:
-        """The standard deviation of the same growths (forecast.py's range)."""
-        if len(self.growths) < 2:
-            return 0.0
-        return statistics.pstdev(max(g, 0) for g in self.growths)
 
     def output_per_call(self) -> float:
         return sum(self.outputs) / len(self.outputs) if self.outputs else 0.0

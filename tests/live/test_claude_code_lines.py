@@ -152,3 +152,31 @@ def test_the_files_read_written_and_edited_are_followed_by_size(tmp_path):
     follower, _ = follow(path)
     read = len("     1\tdef total(lines):\n" * 100)
     assert list(follower.session.files.items()) == [("/app/notes.md", 1_234), ("/app/invoice.py", read)]
+
+
+def streamed(uuid: str, message_id: str, input_tokens: int, read: int, output: int, content: str) -> str:
+    """A line of a response as a relay writes it (the 13562964800/claude-skills logs, 2.1.62): each content
+    block its own line, the first with the input counted so far, the last with the whole of it."""
+    usage = {"input_tokens": input_tokens, "cache_creation_input_tokens": 70, "cache_read_input_tokens": read,
+             "output_tokens": output}
+    block = {"type": "text", "text": "reading it"} if content == "text" else \
+        {"type": "tool_use", "id": f"toolu_{uuid}", "name": "Read", "input": {"file_path": "/src/app.py"}}
+    return line(type="assistant", uuid=uuid, version="2.1.62",
+                message={"id": message_id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+                         "usage": usage, "content": [block]})
+
+
+def test_a_response_whose_last_line_counts_more_input_revises_its_growth(tmp_path):
+    """The pace counts a call's growth from its last line's input: the first said 1,304 of 40,893."""
+    path = tmp_path / "6b4a1a42.jsonl"
+    path.write_text("\n".join((
+        line(type="user", uuid="u1", parentUuid=None, message={"role": "user", "content": "look at app.py"}),
+        streamed("a1", "msg_1", 30_000, 48_440, 200, "tool_use"),
+        streamed("a2", "msg_2", 1_304, 48_440, 1, "text"),
+        streamed("a3", "msg_2", 40_893, 48_440, 64, "tool_use"),
+    )) + "\n")
+    follower, calls = follow(path)
+    assert len(calls) == 2 and calls[1].growth == 1_304 + 48_440 + 70 - (30_000 + 48_440 + 70)  # as first seen
+    session = follower.session
+    assert session.calls[1].context == 40_893 + 48_440 + 70
+    assert list(session.growths) == [40_893 - 30_000]
