@@ -100,7 +100,11 @@ def print_summary(rows: list[dict], logs: list[Path]) -> None:
     # the halves of the files (alternate files in name order): a figure tuned on one is checked on the other
     halves = {log.name: position % 2 for position, log in enumerate(logs)}
     for half in (0, 1):
-        print(f"half {half + 1} of the files: {shares([r for r in forecast_points if halves[r['file']] == half])}")
+        mine = [r for r in rows if r["before"] == 1 and r.get("kept_tokens") and r.get("first_after")
+                and halves[r["file"]] == half]
+        near = sum(abs(r["kept_tokens"] / r["first_after"] - 1) <= 0.10 for r in mine)
+        print(f"half {half + 1} of the files: {shares([r for r in forecast_points if halves[r['file']] == half])}; "
+              f"kept_tokens within 10 % at {near} of {len(mine)}")
     for agent, mark in (("Claude Code", "rollout-"), ("Codex", "rollout-")):
         codex = agent == "Codex"
         print(f"{agent}: {shares([r for r in forecast_points if (mark in r['file']) == codex])}")

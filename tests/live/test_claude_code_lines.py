@@ -151,7 +151,8 @@ def test_the_files_read_written_and_edited_are_followed_by_size(tmp_path):
     )) + "\n")
     follower, _ = follow(path)
     read = len("     1\tdef total(lines):\n" * 100)
-    assert list(follower.session.files.items()) == [("/app/notes.md", 1_234), ("/app/invoice.py", read)]
+    # as recent_files.py sizes them: a Write's file with a line number before each line
+    assert list(follower.session.files.items()) == [("/app/notes.md", 1_234 + 7), ("/app/invoice.py", read)]
 
 
 def streamed(uuid: str, message_id: str, input_tokens: int, read: int, output: int, content: str) -> str:
@@ -180,3 +181,27 @@ def test_a_response_whose_last_line_counts_more_input_revises_its_growth(tmp_pat
     session = follower.session
     assert session.calls[1].context == 40_893 + 48_440 + 70
     assert list(session.growths) == [40_893 - 30_000]
+
+
+def test_the_last_plan_and_to_do_list_are_kept_by_size(tmp_path):
+    """Claude Code puts the last plan presented and the last to-do list back after a compaction: the follower
+    keeps their sizes (the input of ExitPlanMode and TodoWrite), the newest of each."""
+    todos = [{"content": "fix the rounding", "status": "in_progress", "activeForm": "Fixing the rounding"}]
+
+    def use(uuid, message_id, name, given):
+        return line(type="assistant", uuid=uuid, message={
+            "id": message_id, "type": "message", "role": "assistant", "model": "claude-opus-4-5",
+            "usage": {"input_tokens": 3, "cache_creation_input_tokens": 100, "cache_read_input_tokens": 20_000,
+                      "output_tokens": 20},
+            "content": [{"type": "tool_use", "id": f"toolu_{uuid}", "name": name, "input": given}]})
+    path = tmp_path / "5e1a.jsonl"
+    path.write_text("\n".join((
+        line(type="user", uuid="u1", message={"role": "user", "content": "plan the invoice fix"}),
+        use("a1", "msg_1", "ExitPlanMode", {"plan": "1. read invoice.py\n2. fix"}),
+        use("a2", "msg_2", "TodoWrite", {"todos": todos * 3}),
+        use("a3", "msg_3", "TodoWrite", {"todos": todos}),
+    )) + "\n")
+    follower, _ = follow(path)
+    facts = follower.session.facts
+    assert facts["plan_chars"] == len("1. read invoice.py\n2. fix")
+    assert facts["todos_chars"] == len(json.dumps(todos))

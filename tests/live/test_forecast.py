@@ -145,21 +145,32 @@ def test_kept_tokens_are_what_the_last_compaction_carried_on_with(tmp_path):
     assert found.kept_tokens == 29_805 and "last compaction carried on with" in found.kept_basis
 
 
-def test_claude_code_attaches_the_files_read_or_edited_last(tmp_path):
-    """The interim model of Claude Code's first call after: the first call's context, a summary, and the five
-    files read, written or edited last (each whole up to 5,000 tokens, a path beyond), from the session's
-    own Read, Write and Edit calls."""
-    from compaction.agents.claude_code import live_kept
+def test_claude_code_kept_tokens_are_its_after_compaction_model(tmp_path):
+    """Claude Code's first call after, as after_compaction.py models it from what the session showed: the first
+    call's context less its prompt, the summary its version writes, the five files read, written or edited
+    last (each whole up to 5,000 tokens; over it left out up to 2.1.127, its path from 2.1.128; the plan file
+    and the memory index are not files), the last plan and the last to-do list."""
+    from compaction.agents.claude_code import live_kept, rules
+    from compaction.agents.claude_code.live_lines import PLAN_CHARS, TODOS_CHARS
+    from compaction.live.events import Fact
 
     session = LiveSession("claude-code")
+    session.feed(Fact("version", "2.1.120"))
     session.feed(CallSeen(1, {"input_tokens": 3, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 14_000,
                               "output_tokens": 10}))
     for path, chars in (("a.py", 4_000), ("b.py", 40_000), ("c.py", 8_000), ("d.py", 2_000), ("e.py", 24_000),
-                        ("a.py", 6_000), ("f.py", 400)):
+                        ("a.py", 6_000), ("/home/u/.claude/plans/p.md", 3_000), ("/home/u/memory/MEMORY.md", 900),
+                        ("f.py", 400)):
         session.feed(FileRead(path, chars))
-    # the newest five by path: c.py, d.py, e.py (6,000 tokens: its path only), a.py (read again), f.py, at
-    # 4 characters a token (the session has not shown its own rate yet)
-    assert list(session.files)[-5:] == ["c.py", "d.py", "e.py", "a.py", "f.py"]
-    assert live_kept.files_restored(session) == 2_000 + 500 + live_kept.PATH_ONLY_TOKENS + 1_500 + 100
+    session.feed(Fact(PLAN_CHARS, 2_000))
+    session.feed(Fact(TODOS_CHARS, 400))
+    # at 4 characters a token (the session has not shown its own rate yet): the newest five files f, a (read
+    # again), e (24,000 characters less line numbers: over 5,000 tokens, left out), d, c
+    summary = round(10_116 / 4)  # the median summary of the public logs from 2.1.92 on
     tokens, basis = live_kept.first_call_after(None, session, 100_000)
-    assert tokens == 14_003 + live_kept.TYPICAL_SUMMARY + 4_130 and "files read last" in basis
+    assert tokens == 14_003 + summary + (100 + 1_500 + 500 + 2_000) + 500 + 100
+    assert "after-compaction model" in basis and "4 file(s) re-attached 4,100" in basis
+    session.feed(Fact("version", "2.1.128"))  # from 2.1.128 the long one comes back as its path
+    assert live_kept.first_call_after(None, session, 100_000)[0] == tokens + rules.PATH_ONLY_TOKENS
+    found = forecast(session, agent_rule(session))
+    assert found.kept_tokens == tokens + rules.PATH_ONLY_TOKENS and "after-compaction model" in found.kept_basis

@@ -25,7 +25,7 @@ def test_one_text_line_per_call_then_it_stops_when_idle(capsys, tmp_path):
     # what the next compaction does, as the JSON's action says, and what it carries on with
     assert "| next compaction summarises the whole conversation (1 turn(s) of the person and 7 tool result(s) so " \
            "far: about 126,198 tokens beyond the system prompt and tools)" in calls[6]
-    assert calls[6].endswith("(22,226 tokens carried on)")
+    assert calls[6].endswith("(22,283 tokens carried on)")
     assert "compaction at line 26 (auto; 170,112 tokens by the agent's count): the forecast starts again from about " \
            "28,639 tokens kept" in lines
     assert lines[-1].startswith("stopped (idle): 11 calls, $")
