@@ -41,11 +41,14 @@ def follow(path: Path, folder: Path):
     return forecasts, follower.session
 
 
-def points(path: Path, folder: Path) -> list[dict]:
+def points(path: Path, folder: Path, every: bool = False) -> list[dict]:
+    """The forecast at 20, 10, 5 and 1 calls before each of the agent's own compactions of `path`; `every`:
+    of every compaction (a manual one too), as the fidelity benchmark pairs them."""
     forecasts, session = follow(path, folder)
     rows, start = [], 0
     for rank, compaction in enumerate(session.compactions if session else [], 1):
-        own = compaction.trigger in ("auto", None)  # Codex's lines name no trigger; a manual one is the person's
+        # Codex's lines name no trigger; a manual one is the person's
+        own = every or compaction.trigger in ("auto", None)
         before = compaction.calls_before
         if own and before > start:
             for distance in (*BEFORE, 1):
@@ -54,7 +57,7 @@ def points(path: Path, folder: Path) -> list[dict]:
                 if call <= start or found is None:
                     continue
                 low, high = (found.get("calls_left_range") or [None, None])
-                row = {"file": path.name, "compaction": rank, "before": distance, "call": call,
+                row = {"file": path.name, "compaction": rank, "calls_before": before, "before": distance, "call": call,
                        "calls_left": found["calls_left"], "range": [low, high]}
                 if distance == 1:
                     row["kept_tokens"] = found["kept_tokens"]

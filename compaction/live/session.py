@@ -58,6 +58,7 @@ class CallUpdate:
     growth: int | None  # tokens more than the call before (None for the first call)
     first_after_compaction: bool
     cost_so_far_usd: float
+    revised: bool = False  # the call seen before, its input counted again by a later line of its response
 
 
 @dataclass(frozen=True)
@@ -105,17 +106,8 @@ class LiveSession:
         if isinstance(event, CallSeen):
             return self._call(event)
         if isinstance(event, CallGrew):
-            if len(self.calls):
-                old = self.calls[-1]
-                cost = self._cost(event.usage)
-                new = self.calls.update_last(event.usage, cost)
-                self.cost_usd += cost - old.cost_usd
-                if self._growth_from is not None and new.context != old.context and self.growths:
-                    # a response whose first line said less than its last (a proxy streams partial usage)
-                    self.growths[-1] = new.context - self._growth_from
-                if self.outputs:
-                    self.outputs[-1] = new.output
-        elif isinstance(event, CompactionSeen):
+            return self._grew(event) if len(self.calls) else None
+        if isinstance(event, CompactionSeen):
             return self._compaction(event)
         elif isinstance(event, SummarySeen):
             if self.compactions and self.compactions[-1].summary_chars is None:
@@ -172,6 +164,25 @@ class LiveSession:
         self.segment.calls += 1
         self.pending_chars = 0
         return CallUpdate(call, growth, after, self.cost_usd)
+
+    def _grew(self, event: CallGrew) -> CallUpdate | None:
+        """A later line of the newest response: its output, and where its input counts more than the first
+        line's (a relay streams partial usage: 1,304 then 40,893), the call revised, said as an update."""
+        old = self.calls[-1]
+        cost = self._cost(event.usage)
+        new = self.calls.update_last(event.usage, cost)
+        self.cost_usd += cost - old.cost_usd
+        if self.outputs:
+            self.outputs[-1] = new.output
+        if new.context == old.context:
+            return None
+        if self._growth_from is not None and self.growths:
+            self.growths[-1] = new.context - self._growth_from
+        after = bool(self.compactions) and self.segment.calls == 1
+        if after and self.compactions[-1].first_call_after == old.context:
+            self.compactions[-1].first_call_after = new.context
+        growth = new.context - self._growth_from if self._growth_from is not None else None
+        return CallUpdate(new, growth, after, self.cost_usd, revised=True)
 
     def _compaction(self, event: CompactionSeen) -> CompactionUpdate:
         newest = self.calls[-1].context if len(self.calls) else None

@@ -167,17 +167,25 @@ def streamed(uuid: str, message_id: str, input_tokens: int, read: int, output: i
                          "usage": usage, "content": [block]})
 
 
-def test_a_response_whose_last_line_counts_more_input_revises_its_growth(tmp_path):
-    """The pace counts a call's growth from its last line's input: the first said 1,304 of 40,893."""
-    path = tmp_path / "6b4a1a42.jsonl"
+def write_relayed(path):
+    """A person's turn, a call, then a response over two lines: the first counting 1,304 input tokens, the
+    second 40,893."""
     path.write_text("\n".join((
         line(type="user", uuid="u1", parentUuid=None, message={"role": "user", "content": "look at app.py"}),
         streamed("a1", "msg_1", 30_000, 48_440, 200, "tool_use"),
         streamed("a2", "msg_2", 1_304, 48_440, 1, "text"),
         streamed("a3", "msg_2", 40_893, 48_440, 64, "tool_use"),
     )) + "\n")
-    follower, calls = follow(path)
-    assert len(calls) == 2 and calls[1].growth == 1_304 + 48_440 + 70 - (30_000 + 48_440 + 70)  # as first seen
+    return path
+
+
+def test_a_response_whose_last_line_counts_more_input_revises_its_growth(tmp_path):
+    """The pace counts a call's growth from its last line's input (the first said 1,304 of 40,893), and the
+    call is reported again, revised, so the forecast is not left on the first line's count."""
+    follower, calls = follow(write_relayed(tmp_path / "6b4a1a42.jsonl"))
+    assert [(c.call.number, c.revised) for c in calls] == [(1, False), (2, False), (2, True)]
+    assert calls[1].growth == 1_304 - 30_000  # as its first line said
+    assert calls[2].growth == 40_893 - 30_000 and calls[2].call.context == 40_893 + 48_440 + 70  # said again
     session = follower.session
     assert session.calls[1].context == 40_893 + 48_440 + 70
     assert list(session.growths) == [40_893 - 30_000]

@@ -97,3 +97,18 @@ def test_a_line_that_is_not_json_is_skipped_and_said(capsys, tmp_path):
     objects = [json.loads(line) for line in out.splitlines()]
     assert {"event": "skipped", "line": 6, "reason": "not valid JSON"} in objects
     assert sum(1 for found in objects if found["event"] == "call") == 11 and code == 0
+
+
+def test_a_call_whose_later_line_counts_more_input_is_said_again(capsys, tmp_path):
+    """A relay's response whose first line counted 1,304 input tokens and its last 40,893: the call is
+    said again, revised, with the forecast from the whole count."""
+    from tests.live.test_claude_code_lines import write_relayed
+
+    path = write_relayed(tmp_path / "6b4a1a42.jsonl")
+    code, out, _ = run(capsys, str(path), "--until-idle", "0", "--json")
+    calls = [found for found in map(json.loads, out.splitlines()) if found["event"] == "call"]
+    assert code == 0 and [(c["call"], c.get("revised", False)) for c in calls] == [(1, False), (2, False), (2, True)]
+    assert calls[2]["tokens"] == 40_893 + 48_440 + 70 and calls[2]["growth"] == 40_893 - 30_000
+    assert calls[2]["forecast"]["tokens_now"] > calls[1]["forecast"]["tokens_now"] + 39_000
+    code, out, _ = run(capsys, str(path), "--until-idle", "0")
+    assert "call 2  line 3  89,403 tokens  +10,893 (revised: a later line of the response counts more input)" in out
