@@ -86,7 +86,7 @@ def forecast(session: LiveSession, rule: Rule) -> Forecast:
 
 def calls_left(threshold: int, context: int, pending: int, growths: Sequence[int]) -> int | None:
     """Before which of the coming calls the compaction happens (1: the next one), or None when the
-    context is not growing (or has grown once at most) and is below the threshold."""
+    context is not growing (or has no growth yet) and is below the threshold."""
     if context + pending >= threshold:
         return 1
     found = passages(threshold - context, pending, growths)
