@@ -22,7 +22,9 @@ their parents), from the replay's own JSON (`replay --json` computes the same):
   the log's compactions (measures/fidelity.py pairs them in order): the call the log compacted before and
   the call the preset did (target: within 3 calls), the tokens of the first call after against the
   recorded ones (target: within 10 %), and the median error of its per-call tokens against the recorded
-  context before the first boundary (target: 3 %).
+  context before the first boundary (target: 3 %); and the live forecast's error (forecast_real_logs.py: the
+  `calls_left` of `compaction watch --json` less the calls that were left) 20, 10 and 5 calls before it
+  (target: within max(3, 30 %) of the truth).
 The summary counts them by version: the rules changed with it (measures in the preset's notes).
 """
 
@@ -30,10 +32,12 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # recorded_cost.py, beside this script
 
+from forecast_real_logs import BEFORE, close, points  # noqa: E402
 from recorded_cost import plain_reading  # noqa: E402
 
 from compaction import Settings, load_conversation, prepare, replay  # noqa: E402
@@ -100,7 +104,27 @@ def check(path: Path) -> dict | None:
         row["compactions"] = [pair.as_dict() for pair in found.pairs] if found else []
         row["preset_compactions"] = len(found.strategy_calls) if found else 0
         row["estimate_error"] = found.estimate_error if found else None
+        add_forecast_errors(path, row["compactions"])
     return row
+
+
+def add_forecast_errors(path: Path, pairs: list[dict]) -> None:
+    """Each pair's `forecast_errors`: {calls before: calls_left less the truth (None: no count)}, from the
+    live follower on the same log; a compaction it did not see (1.0.x logs write no boundary) gets none."""
+    with tempfile.TemporaryDirectory() as folder:
+        rows = points(path, Path(folder), every=True)
+    by_call: dict[int, dict] = {}
+    by_rank: dict[int, dict] = {}
+    for row in rows:
+        if row["before"] in BEFORE:
+            error = None if row["calls_left"] is None else row["calls_left"] - row["before"]
+            by_call.setdefault(row["calls_before"], {})[row["before"]] = error
+            by_rank.setdefault(row["compaction"], {})[row["before"]] = error
+    # the same call where the follower counts the calls as the importer does; else the same rank (a rewound
+    # branch's calls are counted by the follower, paid for as they were)
+    for rank, pair in enumerate(pairs, 1):
+        found = by_call.get(pair["log_call"]) if pair["log_call"] is not None else None
+        pair["forecast_errors"] = found if found is not None else by_rank.get(rank)
 
 
 def ratio(a, b) -> str:
@@ -126,7 +150,7 @@ def print_logs(rows: list[dict]) -> None:
 
 def print_compactions(rows: list[dict]) -> None:
     print(f"\n{'file':<40} {'version':>8} {'#':>2} {'trig':>6} {'log call':>8} {'preset':>6} {'apart':>5} "
-          f"{'pre':>8} {'log after':>9} {'preset after':>12} {'error':>7}")
+          f"{'pre':>8} {'log after':>9} {'preset after':>12} {'error':>7} {'forecast 20/10/5':>16}")
     for row in rows:
         for n, pair in enumerate(row.get("compactions", ()), 1):
             print(f"{row['file'][:40]:<40} {row['version'] or '-':>8} {n:>2} {pair['trigger'] or '-':>6} "
@@ -134,7 +158,15 @@ def print_compactions(rows: list[dict]) -> None:
                   f"{pair['strategy_call'] if pair['strategy_call'] is not None else 'never':>6} "
                   f"{pair['calls_apart'] if pair['calls_apart'] is not None else '-':>5} "
                   f"{pair['pre_tokens'] or '-':>8} {pair['log_after_tokens'] or '-':>9} "
-                  f"{pair['strategy_after_tokens'] or '-':>12} {share(pair['after_error']):>7}")
+                  f"{pair['strategy_after_tokens'] or '-':>12} {share(pair['after_error']):>7} "
+                  f"{forecast_words(pair.get('forecast_errors')):>16}")
+
+
+def forecast_words(errors: dict | None) -> str:
+    """'-2/+4/+8': the forecast's error 20, 10 and 5 calls before ('-' where it has none)."""
+    if not errors:
+        return "-"
+    return "/".join("-" if errors.get(d) is None else f"{errors[d]:+d}" for d in BEFORE)
 
 
 def summary_by_version(rows: list[dict]) -> list[dict]:
@@ -147,7 +179,9 @@ def summary_by_version(rows: list[dict]) -> list[dict]:
                 continue
             group = groups.setdefault(series(row["version"]), {"logs": set(), "compactions": 0, "within_3": 0,
                                                                 "later": 0, "later_within_3": 0,
-                                                                "after_known": 0, "after_within_10": 0})
+                                                                "after_known": 0, "after_within_10": 0,
+                                                                "forecast_points": 0, "forecast_near": 0,
+                                                                "forecast_errors": {d: [] for d in BEFORE}})
             group["logs"].add(row["file"])
             group["compactions"] += 1
             within = pair["calls_apart"] is not None and abs(pair["calls_apart"]) <= 3
@@ -157,6 +191,10 @@ def summary_by_version(rows: list[dict]) -> list[dict]:
             if pair["after_error"] is not None:
                 group["after_known"] += 1
                 group["after_within_10"] += abs(pair["after_error"]) <= 0.10
+            for distance, error in (pair.get("forecast_errors") or {}).items():
+                group["forecast_points"] += 1
+                group["forecast_near"] += error is not None and close(distance + error, distance)
+                group["forecast_errors"][distance].append(error)
     order = [name for _, name in SERIES] + ["-"]
     return [{"series": name, **{k: (len(v) if k == "logs" else v) for k, v in groups[name].items()}}
             for name in order if name in groups]
@@ -192,10 +230,23 @@ def print_summary(rows: list[dict]) -> None:
           f"{len(good)} logs" + "".join(f"\n  {r['file'][:40]} {r['version']}: " + ", ".join(
               f"{k} {v}" for k, v in r["changed_before"].items() if v) for r in changed))
     print(f"\n{'versions':<14} {'logs':>4} {'auto compactions':>16} {'within 3 calls':>14} {'of the later ones':>17} "
-          f"{'first call after within 10 %':>28}")
+          f"{'first call after within 10 %':>28} {'forecast within max(3, 30 %)':>28} {'median error 20/10/5':>20}")
     for group in summary_by_version(good):
         print(f"{group['series']:<14} {group['logs']:>4} {group['compactions']:>16} {group['within_3']:>14} "
-              f"{group['later_within_3']:>10} of {group['later']:>3} {group['after_within_10']:>20} of {group['after_known']:>4}")
+              f"{group['later_within_3']:>10} of {group['later']:>3} {group['after_within_10']:>20} of "
+              f"{group['after_known']:>4} {group['forecast_near']:>20} of {group['forecast_points']:>4} "
+              f"{median_errors(group['forecast_errors']):>20}")
+
+
+def median_errors(errors: dict) -> str:
+    """The median of the forecast's errors at 20, 10 and 5 calls before ('-' without any); no count (a
+    session not growing) counts as the largest error."""
+    found = []
+    for distance in BEFORE:
+        known = [e if e is not None else 1 << 30 for e in errors[distance]]
+        found.append("-" if not known else "none" if statistics.median_low(known) == 1 << 30
+                     else f"{statistics.median_low(known):+d}")
+    return "/".join(found)
 
 
 def main(argv: list[str] | None = None) -> int:

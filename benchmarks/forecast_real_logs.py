@@ -41,11 +41,14 @@ def follow(path: Path, folder: Path):
     return forecasts, follower.session
 
 
-def points(path: Path, folder: Path) -> list[dict]:
+def points(path: Path, folder: Path, every: bool = False) -> list[dict]:
+    """The forecast at 20, 10, 5 and 1 calls before each of the agent's own compactions of `path`; `every`:
+    of every compaction (a manual one too), as the fidelity benchmark pairs them."""
     forecasts, session = follow(path, folder)
     rows, start = [], 0
     for rank, compaction in enumerate(session.compactions if session else [], 1):
-        own = compaction.trigger in ("auto", None)  # Codex's lines name no trigger; a manual one is the person's
+        # Codex's lines name no trigger; a manual one is the person's
+        own = every or compaction.trigger in ("auto", None)
         before = compaction.calls_before
         if own and before > start:
             for distance in (*BEFORE, 1):
@@ -54,7 +57,7 @@ def points(path: Path, folder: Path) -> list[dict]:
                 if call <= start or found is None:
                     continue
                 low, high = (found.get("calls_left_range") or [None, None])
-                row = {"file": path.name, "compaction": rank, "before": distance, "call": call,
+                row = {"file": path.name, "compaction": rank, "calls_before": before, "before": distance, "call": call,
                        "calls_left": found["calls_left"], "range": [low, high]}
                 if distance == 1:
                     row["kept_tokens"] = found["kept_tokens"]
@@ -75,6 +78,53 @@ def holds(found, truth: int) -> bool:
 
 def close(predicted, truth: int) -> bool:
     return predicted is not None and abs(predicted - truth) <= max(3, 0.3 * truth)
+
+
+def shares(rows: list[dict]) -> str:
+    """calls_left within max(3, 30 %) and the range holding the truth, over the points of `rows`."""
+    near = sum(close(r["calls_left"], r["before"]) for r in rows)
+    held = sum(holds(r["range"], r["before"]) for r in rows)
+    total = len(rows) or 1
+    return f"calls_left {near / total:.0%}, range {held / total:.0%} ({len(rows)} points)"
+
+
+def median_width(rows: list[dict]) -> str:
+    widths = sorted(r["range"][1] - r["range"][0] for r in rows if r["range"][0] is not None
+                    and r["range"][1] is not None)
+    open_ended = sum(1 for r in rows if r["range"][0] is not None and r["range"][1] is None)
+    return f"{widths[len(widths) // 2] if widths else '-'} calls" + (f", {open_ended} with no high end" if open_ended else "")
+
+
+def print_summary(rows: list[dict], logs: list[Path]) -> None:
+    forecast_points = [r for r in rows if r["before"] in BEFORE]
+    for distance in BEFORE:
+        at = [r for r in forecast_points if r["before"] == distance]
+        print(f"{distance} calls before: {shares(at)}; range median width {median_width(at)}")
+    # the halves of the files (alternate files in name order): a figure tuned on one is checked on the other
+    halves = {log.name: position % 2 for position, log in enumerate(logs)}
+    for half in (0, 1):
+        mine = [r for r in rows if r["before"] == 1 and r.get("kept_tokens") and r.get("first_after")
+                and halves[r["file"]] == half]
+        near = sum(abs(r["kept_tokens"] / r["first_after"] - 1) <= 0.10 for r in mine)
+        print(f"half {half + 1} of the files: {shares([r for r in forecast_points if halves[r['file']] == half])}; "
+              f"kept_tokens within 10 % at {near} of {len(mine)}")
+    for agent, mark in (("Claude Code", "rollout-"), ("Codex", "rollout-")):
+        codex = agent == "Codex"
+        print(f"{agent}: {shares([r for r in forecast_points if (mark in r['file']) == codex])}")
+    near = sum(close(r["calls_left"], r["before"]) for r in forecast_points)
+    held = sum(1 for r in forecast_points if holds(r["range"], r["before"]))
+    kept = [r for r in rows if r["before"] == 1 and r.get("kept_tokens") and r.get("first_after")]
+    within = sum(abs(r["kept_tokens"] / r["first_after"] - 1) <= 0.10 for r in kept)
+    total = len(forecast_points) or 1
+    priced = [r for r in kept if r.get("first_after_cost") and r.get("first_after_cost_predicted")]
+    if priced:
+        ratios = sorted(r["first_after_cost_predicted"] / r["first_after_cost"] for r in priced)
+        print(f"first call after: predicted / real cost, median {ratios[len(ratios) // 2]:.2f} over {len(priced)} "
+              f"compactions (10th-90th percentile {ratios[len(ratios) // 10]:.2f}-{ratios[len(ratios) * 9 // 10]:.2f})")
+    print(f"\n{len(logs)} logs, {len(forecast_points)} points at {', '.join(map(str, BEFORE))} calls before a compaction:"
+          f" calls_left within max(3, 30 %) {near} ({near / total:.0%}); range holds the truth {held} "
+          f"({held / total:.0%}), median width {median_width(forecast_points)}; kept_tokens within 10 % of the first "
+          f"call after at {within} of {len(kept)} compactions ({within / (len(kept) or 1):.0%})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,21 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         error = f"{kept / after - 1:+.1%}" if kept and after else "-"
         print(f"{row['file'][-44:]:<44} {row['compaction']:>2} {row['before']:>6} {row['call']:>5} "
               f"{row['calls_left']!s:>10} {str(row['range']):>13} {kept or '-'!s:>9} {after or '-'!s:>11} {error:>7}")
-    forecast_points = [r for r in rows if r["before"] in BEFORE]
-    near = sum(close(r["calls_left"], r["before"]) for r in forecast_points)
-    held = sum(1 for r in forecast_points if holds(r["range"], r["before"]))
-    kept = [r for r in rows if r["before"] == 1 and r.get("kept_tokens") and r.get("first_after")]
-    within = sum(abs(r["kept_tokens"] / r["first_after"] - 1) <= 0.10 for r in kept)
-    total = len(forecast_points) or 1
-    priced = [r for r in kept if r.get("first_after_cost") and r.get("first_after_cost_predicted")]
-    if priced:
-        ratios = sorted(r["first_after_cost_predicted"] / r["first_after_cost"] for r in priced)
-        print(f"first call after: predicted / real cost, median {ratios[len(ratios) // 2]:.2f} over {len(priced)} "
-              f"compactions (10th-90th percentile {ratios[len(ratios) // 10]:.2f}-{ratios[len(ratios) * 9 // 10]:.2f})")
-    print(f"\n{len(logs)} logs, {len(forecast_points)} points at {', '.join(map(str, BEFORE))} calls before a compaction:"
-          f" calls_left within max(3, 30 %) {near} ({near / total:.0%}); range holds the truth {held} "
-          f"({held / total:.0%}); kept_tokens within 10 % of the first call after at {within} of {len(kept)} "
-          f"compactions ({within / (len(kept) or 1):.0%})")
+    print_summary(rows, logs)
     return 0
 
 

@@ -4,29 +4,25 @@
   text since at characters / 4), or what the rule's agent itself counts (rules.counted: one adds its
   earlier reasoning, another compares the last prompt). Right after the agent's own compaction, before
   the next call, it is what the compaction kept (rules.kept), so the forecast starts again from there.
-- How far: the threshold minus that, in tokens; in calls at the session's own pace (session.py: the mean
-  growth of its last 30 calls, a drop without a compaction counted as no growth): the next call carries at
-  least what was written since, and each later one grows by the pace. "1 call" means the agent compacts
-  before its next call.
-- The range `calls_left_range` (about 80 %): the calls left if the pace ran faster or slower. Two things
-  widen it: the session's own calls vary (the spread of their growths, as a sum of that many calls
-  varies), and a session's pace drifts from one stretch to the next. RATE_DRIFT is that drift, checked on
-  the public logs (benchmarks/forecast_real_logs.py): the pace of the calls that were left strayed from the
-  last 30 calls' by a factor whose logarithm has this standard deviation.
+- How far: the threshold minus that, in tokens; in calls at the session's own pace (pace.py: its last 30
+  growths, a drop without a compaction counted as no growth, replayed from each of them in turn; the
+  middle of the calls they take): the next call carries at least what was written since. "1 call" means
+  the agent compacts before its next call.
+- The range `calls_left_range` (about 80 %): the 10th and 90th percentiles of those replays, widened by
+  pace.DRIFT, the part of a session's future its recent past does not show, checked on the public logs
+  (benchmarks/forecast_real_logs.py).
 - What it costs (costs.py): the compaction's own call, and the first call after it, which reads the system
   prompt and tools from the cache and writes the rest, against the next call without compacting.
 """
 
-import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from compaction.live.costs import Costs, compaction_costs
 from compaction.live.formats import live_format
+from compaction.live.pace import middle, passages, spread
 from compaction.live.rules import Rule, agent_rule, counted, kept
 from compaction.live.session import LiveSession
-
-RATE_DRIFT = 0.8  # sd of log(pace of the calls left / pace of the last 30), from the public logs
-Z_80 = 1.2816  # the 10th and 90th percentiles of a normal distribution
 
 
 @dataclass(frozen=True)
@@ -78,42 +74,32 @@ def forecast(session: LiveSession, rule: Rule) -> Forecast:
     # what the agent's own count adds to (or leaves out of) the context and what was written since moves the
     # threshold the calls have to reach
     reach = rule.threshold - (tokens_now - context - pending)
-    calls = calls_left(reach, context, pending, growth)
-    spread = calls_left_range(reach, context, pending, growth, session.growth_spread())
+    growths = list(session.growths)
+    calls = calls_left(reach, context, pending, growths)
+    around = calls_left_range(reach, context, pending, growths)
     after = kept(rule, session, tokens_now)
     costs = compaction_costs(session, context, tokens_now, after, growth) if after else None
     return Forecast(rule.strategy, rule.label, rule.threshold, tokens_now, rule.threshold - tokens_now, growth,
-                    calls, spread, after.action if after else None, after.tokens if after else None,
+                    calls, around, after.action if after else None, after.tokens if after else None,
                     after.kept_basis if after else None, after.basis if after else None, costs)
 
 
-def calls_left(threshold: int, context: int, pending: int, growth: float | None) -> int | None:
+def calls_left(threshold: int, context: int, pending: int, growths: Sequence[int]) -> int | None:
     """Before which of the coming calls the compaction happens (1: the next one), or None when the
-    context is not growing and is below the threshold."""
+    context is not growing (or has no growth yet) and is below the threshold."""
     if context + pending >= threshold:
         return 1
-    if growth is None or growth <= 0:
-        return None
-    step = max(growth, pending)
-    if context + step >= threshold:
-        return 1
-    return 1 + math.ceil((threshold - context - step) / growth)
+    found = passages(threshold - context, pending, growths)
+    return None if found is None else middle(found)
 
 
-def calls_left_range(threshold: int, context: int, pending: int, growth: float | None,
-                     spread: float) -> tuple[int, int | None] | None:
-    """[low, high] around calls_left, about 80 % (see the module's docstring); None before the pace is known.
-    Past the threshold it is [1, 1]; a session not growing has no high end (None)."""
+def calls_left_range(threshold: int, context: int, pending: int,
+                     growths: Sequence[int]) -> tuple[int, int | None] | None:
+    """[low, high] around calls_left, about 80 % (pace.py); None before the pace is known. Past the
+    threshold it is [1, 1]; a session not growing has no high end (None)."""
     if context + pending >= threshold:
         return (1, 1)
-    if growth is None:
+    if not growths:
         return None
-    if growth <= 0:
-        return (1, None)
-    gap = threshold - context - max(growth, pending)
-    if gap <= 0:
-        return (1, 1)
-    calls = gap / growth
-    noise = math.sqrt(gap * spread * spread / growth ** 3) / calls  # a sum of `calls` growths varies so much
-    width = Z_80 * math.sqrt(RATE_DRIFT ** 2 + noise ** 2)
-    return 1 + max(0, math.floor(calls * math.exp(-width))), 1 + math.ceil(calls * math.exp(width))
+    found = passages(threshold - context, pending, growths)
+    return (1, None) if found is None else spread(found)

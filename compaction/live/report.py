@@ -1,7 +1,8 @@
 """An update of a followed log as one line of text or one JSON object, for `compaction watch`.
 
 Every object has an `event`: "call" (one per model call: its number, line, tokens, growth, cost, and
-the tokens and calls left to the agent's compaction with the whole forecast), "compaction", "restart"
+the tokens and calls left to the agent's compaction with the whole forecast; the same call again with
+`"revised": true` where a later line of its response counts more input), "compaction", "restart"
 (read again from the start, and why), "note", "skipped" (a line that is not a JSON object), "gone"
 (the file was removed), "read" (where a read started and ended, with --reads) and "stopped".
 """
@@ -25,6 +26,8 @@ def as_json(reported: Reported, unit: str = "line") -> dict:
                  "tokens_left": forecast.tokens_left if forecast else None,
                  "calls_left": forecast.calls_left if forecast else None,
                  "forecast": forecast.as_dict() if forecast else None}
+        if update.revised:  # the same call again: a later line of its response counted more input
+            found["revised"] = True
     elif isinstance(update, CompactionUpdate):
         done = update.compaction
         found = {"event": "compaction", unit: done.line, "trigger": done.trigger, "pre_tokens": done.pre_tokens,
@@ -91,6 +94,8 @@ def as_text(reported: Reported, unit: str = "line") -> str:
         growth = "" if update.growth is None else f"{update.growth:+,}"
         if update.first_after_compaction:
             growth += " (first call after the compaction)"
+        if update.revised:
+            growth += " (revised: a later line of the response counts more input)"
         line = (f"call {call.number:,}  {unit} {call.line:,}  {call.context:,} tokens  {growth}".rstrip()
                 + f"  | {distance(reported.forecast)}  | ${update.cost_so_far_usd:,.4f} so far"
                 + next_compaction(reported.forecast))

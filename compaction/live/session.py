@@ -10,7 +10,6 @@ part a first call after a compaction reads from the cache); a few notes. The mem
 columns alone, whatever the messages hold.
 """
 
-import statistics
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
@@ -32,7 +31,7 @@ from compaction.measures.cost import DEFAULT_PRICES
 from compaction.measures.prices import FALLBACK_NOTE, recorded_call_cost
 
 RECENT = 10  # calls whose output makes "the session's recent output"
-GROWTH_WINDOW = 30  # calls whose growth makes the session's pace (forecast.py)
+GROWTH_WINDOW = 30  # calls whose growth makes the session's pace (pace.py)
 FILES_KEPT = 20  # the newest files read, by path
 CHARS_PER_TOKEN = 4  # the tutorial's estimate, for text written since the newest call
 KEPT_NOTES = 50
@@ -59,6 +58,7 @@ class CallUpdate:
     growth: int | None  # tokens more than the call before (None for the first call)
     first_after_compaction: bool
     cost_so_far_usd: float
+    revised: bool = False  # the call seen before, its input counted again by a later line of its response
 
 
 @dataclass(frozen=True)
@@ -100,19 +100,14 @@ class LiveSession:
     lifetimes: dict = field(default_factory=lambda: {"5m": 0, "1h": 0})  # calls writing the cache for each
     price_notes: dict = field(default_factory=dict)
     lines_skipped: int = 0
+    _growth_from: int | None = None  # the context the newest call's growth is counted from
 
     def feed(self, event: Event) -> CallUpdate | CompactionUpdate | Note | None:
         if isinstance(event, CallSeen):
             return self._call(event)
         if isinstance(event, CallGrew):
-            if len(self.calls):
-                old = self.calls[-1]
-                cost = self._cost(event.usage)
-                new = self.calls.update_last(event.usage, cost)
-                self.cost_usd += cost - old.cost_usd
-                if self.outputs:
-                    self.outputs[-1] = new.output
-        elif isinstance(event, CompactionSeen):
+            return self._grew(event) if len(self.calls) else None
+        if isinstance(event, CompactionSeen):
             return self._compaction(event)
         elif isinstance(event, SummarySeen):
             if self.compactions and self.compactions[-1].summary_chars is None:
@@ -145,8 +140,10 @@ class LiveSession:
         call = self.calls.add(event.line, event.usage, self._cost(event.usage), event.time, len(self.compactions))
         self.cost_usd += call.cost_usd
         growth = call.context - previous.context if previous is not None else None
+        self._growth_from = None
         if previous is not None and growth is not None and not after:
             self.growths.append(growth)  # the drop across a compaction is not the session's pace
+            self._growth_from = previous.context
             if self.pending_chars and growth > previous.output:
                 self.text_tokens += growth - previous.output
                 self.text_chars += self.pending_chars
@@ -167,6 +164,25 @@ class LiveSession:
         self.segment.calls += 1
         self.pending_chars = 0
         return CallUpdate(call, growth, after, self.cost_usd)
+
+    def _grew(self, event: CallGrew) -> CallUpdate | None:
+        """A later line of the newest response: its output, and where its input counts more than the first
+        line's (a relay streams partial usage: 1,304 then 40,893), the call revised, said as an update."""
+        old = self.calls[-1]
+        cost = self._cost(event.usage)
+        new = self.calls.update_last(event.usage, cost)
+        self.cost_usd += cost - old.cost_usd
+        if self.outputs:
+            self.outputs[-1] = new.output
+        if new.context == old.context:
+            return None
+        if self._growth_from is not None and self.growths:
+            self.growths[-1] = new.context - self._growth_from
+        after = bool(self.compactions) and self.segment.calls == 1
+        if after and self.compactions[-1].first_call_after == old.context:
+            self.compactions[-1].first_call_after = new.context
+        growth = new.context - self._growth_from if self._growth_from is not None else None
+        return CallUpdate(new, growth, after, self.cost_usd, revised=True)
 
     def _compaction(self, event: CompactionSeen) -> CompactionUpdate:
         newest = self.calls[-1].context if len(self.calls) else None
@@ -205,12 +221,6 @@ class LiveSession:
         if self.text_chars < 10_000:
             return 1 / CHARS_PER_TOKEN
         return self.text_tokens / self.text_chars
-
-    def growth_spread(self) -> float:
-        """The standard deviation of the same growths (forecast.py's range)."""
-        if len(self.growths) < 2:
-            return 0.0
-        return statistics.pstdev(max(g, 0) for g in self.growths)
 
     def output_per_call(self) -> float:
         return sum(self.outputs) / len(self.outputs) if self.outputs else 0.0

@@ -151,4 +151,65 @@ def test_the_files_read_written_and_edited_are_followed_by_size(tmp_path):
     )) + "\n")
     follower, _ = follow(path)
     read = len("     1\tdef total(lines):\n" * 100)
-    assert list(follower.session.files.items()) == [("/app/notes.md", 1_234), ("/app/invoice.py", read)]
+    # as recent_files.py sizes them: a Write's file with a line number before each line
+    assert list(follower.session.files.items()) == [("/app/notes.md", 1_234 + 7), ("/app/invoice.py", read)]
+
+
+def streamed(uuid: str, message_id: str, input_tokens: int, read: int, output: int, content: str) -> str:
+    """A line of a response as a relay writes it (the 13562964800/claude-skills logs, 2.1.62): each content
+    block its own line, the first with the input counted so far, the last with the whole of it."""
+    usage = {"input_tokens": input_tokens, "cache_creation_input_tokens": 70, "cache_read_input_tokens": read,
+             "output_tokens": output}
+    block = {"type": "text", "text": "reading it"} if content == "text" else \
+        {"type": "tool_use", "id": f"toolu_{uuid}", "name": "Read", "input": {"file_path": "/src/app.py"}}
+    return line(type="assistant", uuid=uuid, version="2.1.62",
+                message={"id": message_id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+                         "usage": usage, "content": [block]})
+
+
+def write_relayed(path):
+    """A person's turn, a call, then a response over two lines: the first counting 1,304 input tokens, the
+    second 40,893."""
+    path.write_text("\n".join((
+        line(type="user", uuid="u1", parentUuid=None, message={"role": "user", "content": "look at app.py"}),
+        streamed("a1", "msg_1", 30_000, 48_440, 200, "tool_use"),
+        streamed("a2", "msg_2", 1_304, 48_440, 1, "text"),
+        streamed("a3", "msg_2", 40_893, 48_440, 64, "tool_use"),
+    )) + "\n")
+    return path
+
+
+def test_a_response_whose_last_line_counts_more_input_revises_its_growth(tmp_path):
+    """The pace counts a call's growth from its last line's input (the first said 1,304 of 40,893), and the
+    call is reported again, revised, so the forecast is not left on the first line's count."""
+    follower, calls = follow(write_relayed(tmp_path / "6b4a1a42.jsonl"))
+    assert [(c.call.number, c.revised) for c in calls] == [(1, False), (2, False), (2, True)]
+    assert calls[1].growth == 1_304 - 30_000  # as its first line said
+    assert calls[2].growth == 40_893 - 30_000 and calls[2].call.context == 40_893 + 48_440 + 70  # said again
+    session = follower.session
+    assert session.calls[1].context == 40_893 + 48_440 + 70
+    assert list(session.growths) == [40_893 - 30_000]
+
+
+def test_the_last_plan_and_to_do_list_are_kept_by_size(tmp_path):
+    """Claude Code puts the last plan presented and the last to-do list back after a compaction: the follower
+    keeps their sizes (the input of ExitPlanMode and TodoWrite), the newest of each."""
+    todos = [{"content": "fix the rounding", "status": "in_progress", "activeForm": "Fixing the rounding"}]
+
+    def use(uuid, message_id, name, given):
+        return line(type="assistant", uuid=uuid, message={
+            "id": message_id, "type": "message", "role": "assistant", "model": "claude-opus-4-5",
+            "usage": {"input_tokens": 3, "cache_creation_input_tokens": 100, "cache_read_input_tokens": 20_000,
+                      "output_tokens": 20},
+            "content": [{"type": "tool_use", "id": f"toolu_{uuid}", "name": name, "input": given}]})
+    path = tmp_path / "5e1a.jsonl"
+    path.write_text("\n".join((
+        line(type="user", uuid="u1", message={"role": "user", "content": "plan the invoice fix"}),
+        use("a1", "msg_1", "ExitPlanMode", {"plan": "1. read invoice.py\n2. fix"}),
+        use("a2", "msg_2", "TodoWrite", {"todos": todos * 3}),
+        use("a3", "msg_3", "TodoWrite", {"todos": todos}),
+    )) + "\n")
+    follower, _ = follow(path)
+    facts = follower.session.facts
+    assert facts["plan_chars"] == len("1. read invoice.py\n2. fix")
+    assert facts["todos_chars"] == len(json.dumps(todos))

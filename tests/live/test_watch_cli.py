@@ -21,11 +21,11 @@ def test_one_text_line_per_call_then_it_stops_when_idle(capsys, tmp_path):
     calls = [line for line in lines if line.startswith("call ")]
     assert code == 0 and err == "" and len(calls) == 11
     assert calls[6].startswith("call 7  line 22  145,690 tokens  +21,000  | Claude Code 2.1.128 compacts at "
-                               "167,000: 21,112 tokens to go, 2 calls left (80 %: 1-2)  | $")
+                               "167,000: 21,112 tokens to go, 2 calls left (80 %: 1-3)  | $")
     # what the next compaction does, as the JSON's action says, and what it carries on with
     assert "| next compaction summarises the whole conversation (1 turn(s) of the person and 7 tool result(s) so " \
            "far: about 126,198 tokens beyond the system prompt and tools)" in calls[6]
-    assert calls[6].endswith("(22,226 tokens carried on)")
+    assert calls[6].endswith("(22,283 tokens carried on)")
     assert "compaction at line 26 (auto; 170,112 tokens by the agent's count): the forecast starts again from about " \
            "28,639 tokens kept" in lines
     assert lines[-1].startswith("stopped (idle): 11 calls, $")
@@ -97,3 +97,18 @@ def test_a_line_that_is_not_json_is_skipped_and_said(capsys, tmp_path):
     objects = [json.loads(line) for line in out.splitlines()]
     assert {"event": "skipped", "line": 6, "reason": "not valid JSON"} in objects
     assert sum(1 for found in objects if found["event"] == "call") == 11 and code == 0
+
+
+def test_a_call_whose_later_line_counts_more_input_is_said_again(capsys, tmp_path):
+    """A relay's response whose first line counted 1,304 input tokens and its last 40,893: the call is
+    said again, revised, with the forecast from the whole count."""
+    from tests.live.test_claude_code_lines import write_relayed
+
+    path = write_relayed(tmp_path / "6b4a1a42.jsonl")
+    code, out, _ = run(capsys, str(path), "--until-idle", "0", "--json")
+    calls = [found for found in map(json.loads, out.splitlines()) if found["event"] == "call"]
+    assert code == 0 and [(c["call"], c.get("revised", False)) for c in calls] == [(1, False), (2, False), (2, True)]
+    assert calls[2]["tokens"] == 40_893 + 48_440 + 70 and calls[2]["growth"] == 40_893 - 30_000
+    assert calls[2]["forecast"]["tokens_now"] > calls[1]["forecast"]["tokens_now"] + 39_000
+    code, out, _ = run(capsys, str(path), "--until-idle", "0")
+    assert "call 2  line 3  89,403 tokens  +10,893 (revised: a later line of the response counts more input)" in out

@@ -157,7 +157,8 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
                      first_call_index: int = 1, tokens_per_char: float | None = None,
                      base_tokens: int | None = None, summary_chars: int | None = None,
                      attachments: list[dict] | None = None,
-                     start_attachments: list[dict] | None = None) -> FirstCallAfter:
+                     start_attachments: list[dict] | None = None, recent: list[RecentFile] | None = None,
+                     plan_and_todos_chars: tuple[int, int] | None = None) -> FirstCallAfter:
     """The expected tokens of the first call after Claude Code `version` compacts `messages` (every
     message of the session so far, in API form: the log's own, its earlier summaries included).
 
@@ -167,7 +168,9 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
     (else 0.28). `summary_chars`: the characters of the agent's own summary (len(str(message))) when the
     log holds it; `attachments`: the compaction's attachment lines when the log wrote them (the Claude
     Code reader's boundary "attachments"), `start_attachments` those before the session's first response
-    (its metadata "start_attachments")."""
+    (its metadata "start_attachments"). A reader that keeps no messages (the live forecast) gives what they
+    would show instead: `recent`, the files re-attached (newest first), and `plan_and_todos_chars`, the
+    characters of the last plan presented and of the last to-do list written."""
     per_char = tokens_per_char if tokens_per_char and tokens_per_char >= LEAST_TEXT_RATE else DEFAULT_TOKENS_PER_CHAR
     if base_tokens is None:
         base_tokens = base_from_first_call(messages, first_call_tokens, first_call_index, per_char,
@@ -191,10 +194,13 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
         extra = sum(round(per_char * a.get("chars", 0)) for a in attachments if a.get("type") in ATTACHED)
         plan_skills, todos = extra, 0
     else:
-        files = recent_files(messages, rules.RESTORE_FILES)
+        files = recent_files(messages, rules.RESTORE_FILES) if recent is None else recent[:rules.RESTORE_FILES]
         file_tokens, count = _file_tokens(files, version, per_char)
         files_words = f"{count} file(s) re-attached {file_tokens:,} (the newest its reads and edits show)"
-        plan, todos = _plan_and_todos(messages, per_char)
+        if plan_and_todos_chars is None:
+            plan, todos = _plan_and_todos(messages, per_char)
+        else:
+            plan, todos = (round(per_char * chars) for chars in plan_and_todos_chars)
         plan_skills = plan + _skills(messages, per_char)
     parts = (("base", base_tokens), ("reloaded", reloaded), ("summary", summary), ("files", file_tokens),
              ("plan and skills", plan_skills), ("to-do list", todos))

@@ -14,10 +14,19 @@ A compaction is the `system` line of subtype `compact_boundary` (`compactMetadat
 and postTokens from 2.1.111), followed by the user line `isCompactSummary` holding the summary.
 """
 
+import json
 from collections import deque
 from typing import Any
 
 from compaction.agents.claude_code.log.records import KNOWN_OTHER_TYPES
+from compaction.agents.claude_code.recent_files import (
+    EDITORS,
+    PATH_KEYS,
+    READERS,
+    WRITERS,
+    path_key,
+    size_after,
+)
 from compaction.importers.checks import only_tool_results
 from compaction.importers.fields import object_at
 from compaction.importers.usage import from_anthropic
@@ -32,12 +41,14 @@ from compaction.live.events import (
     SummarySeen,
     Written,
 )
-from compaction.model.messages import content_chars
+from compaction.model.messages import content_chars, content_text
+from compaction.strategies.edits import tool_names_match
 
 FORMAT = "claude-code"
 MESSAGE_TYPES = ("user", "assistant")
 RECENT_IDS = 8  # a response's lines come before the next response's: a few ids suffice to tell them apart
-FILE_TOOLS = ("Read", "Write", "Edit", "MultiEdit")  # the calls whose files Claude Code may attach again
+FILE_TOOLS = READERS + WRITERS + EDITORS  # the calls whose files Claude Code may attach again
+PLAN_CHARS, TODOS_CHARS = "plan_chars", "todos_chars"  # facts: the last plan presented, the last to-do list
 
 
 def looks_like(value: dict) -> bool:
@@ -97,38 +108,38 @@ class ClaudeCodeLines:
         elif kind == "assistant" and message is not None:
             self._reads_asked(message.get("content"))
             found.extend(self._response(number, line, message, time))
+            found.extend(_restored_state(message.get("content")))
         return found
 
     def _reads_asked(self, content: Any) -> None:
         """The calls of a response that read or change a file, by id, until their results come (Claude Code
         attaches the files read or edited last again after a compaction)."""
         for block in content if isinstance(content, list) else ():
-            if not (isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") in FILE_TOOLS):
+            if not (isinstance(block, dict) and block.get("type") == "tool_use"
+                    and tool_names_match(str(block.get("name", "")), FILE_TOOLS)):
                 continue
-            asked_input = block.get("input")
-            given = asked_input if isinstance(asked_input, dict) else {}
-            path = given.get("file_path")
-            if isinstance(path, str) and isinstance(block.get("id"), str):
-                # a Write's file is what it wrote; an Edit's, the file as last read (its result is a snippet)
-                written = len(given["content"]) if block["name"] == "Write" and isinstance(given.get("content"), str) \
-                    else None
-                self._reads[block["id"]] = (path, block["name"], written)
+            given = object_at(block, "input")
+            path = next((given[key] for key in PATH_KEYS if isinstance(given.get(key), str) and given[key]), None)
+            if path is not None and isinstance(block.get("id"), str):
+                self._reads[block["id"]] = (path, str(block["name"]), given)
                 while len(self._reads) > RECENT_IDS * 4:
                     self._reads.pop(next(iter(self._reads)))
 
     def _files_read(self, content: Any) -> list[Event]:
+        """Each file's size as re-reading it would give, as recent_files.py sizes it from the messages."""
         found: list[Event] = []
         for block in content if isinstance(content, list) else ():
             if isinstance(block, dict) and block.get("type") == "tool_result" and not block.get("is_error"):
                 asked = self._reads.pop(str(block.get("tool_use_id")), None)
                 if asked is None:
                     continue
-                path, tool, written = asked
-                chars = content_chars(block.get("content", "")) if tool == "Read" else written
-                if chars is None:
-                    chars = self._sizes.get(path)
+                path, tool, given = asked
+                key = path_key(path)
+                text = content_text(block.get("content", "")) if tool_names_match(tool, READERS) else ""
+                chars = size_after(tool, given, text, self._sizes.get(key))
                 if chars is not None:
-                    self._sizes[path] = chars
+                    self._sizes.pop(key, None)
+                    self._sizes[key] = chars
                     while len(self._sizes) > RECENT_IDS * 16:
                         self._sizes.pop(next(iter(self._sizes)))
                     found.append(FileRead(path, chars))
@@ -167,3 +178,18 @@ class ClaudeCodeLines:
             self._session = session
             found.append(Fact("session_id", session))
         return found
+
+
+def _restored_state(content: Any) -> list[Event]:
+    """The plan the agent presented (ExitPlanMode) and the to-do list it wrote (TodoWrite), in characters:
+    Claude Code puts the last of each back after a compaction (after_compaction.py)."""
+    found: list[Event] = []
+    for block in content if isinstance(content, list) else ():
+        given = block.get("input") if isinstance(block, dict) and block.get("type") == "tool_use" else None
+        if not isinstance(given, dict):
+            continue
+        if block.get("name") == "ExitPlanMode" and isinstance(given.get("plan"), str):
+            found.append(Fact(PLAN_CHARS, len(given["plan"])))
+        elif block.get("name") == "TodoWrite" and isinstance(given.get("todos"), list):
+            found.append(Fact(TODOS_CHARS, len(json.dumps(given["todos"], ensure_ascii=False))))
+    return found

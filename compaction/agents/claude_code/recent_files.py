@@ -56,6 +56,21 @@ def _edited(chars: int | None, given: dict) -> int | None:
     return max(chars, 0)
 
 
+def size_after(name: str, given: dict, result_text: str, known: int | None) -> int | None:
+    """The characters re-reading a file gives after a call `name` with `given` input whose result reads
+    `result_text`, the file having `known` characters before (None: not known): a Read's result (a partial
+    one, with offset or limit, counts as at least that), a Write's content, an Edit applied; None for any
+    other call, or an Edit of a file not sized."""
+    if tool_names_match(name, READERS):
+        partial = "offset" in given or "limit" in given
+        return max(len(result_text), known or 0) if partial else len(result_text)
+    if tool_names_match(name, WRITERS) and isinstance(given.get("content"), str):
+        return _numbered_chars(given["content"])
+    if tool_names_match(name, EDITORS):
+        return _edited(known, given)
+    return None
+
+
 def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
     """The `limit` files Claude Code would re-attach after `messages`, newest first."""
     uses: dict[str, dict] = {}
@@ -74,17 +89,16 @@ def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
             if called is None or path is None or result.get("is_error") is True:
                 continue
             name, given, key = str(called.get("name", "")), object_at(called, "input"), path_key(path)
-            if tool_names_match(name, READERS):
-                text = content_text(result.get("content", ""))
-                partial = "offset" in given or "limit" in given
-                sizes[key] = max(len(text), sizes.get(key) or 0) if partial else len(text)
-                texts[key] = text if not partial or texts.get(key) is None else texts[key]
-            elif tool_names_match(name, WRITERS) and isinstance(given.get("content"), str):
-                sizes[key], texts[key] = _numbered_chars(given["content"]), given["content"]
-            elif tool_names_match(name, EDITORS):
-                sizes[key] = _edited(sizes.get(key), given)
-            else:
+            text = content_text(result.get("content", "")) if tool_names_match(name, READERS) else ""
+            if not tool_names_match(name, READERS + EDITORS) and \
+                    not (tool_names_match(name, WRITERS) and isinstance(given.get("content"), str)):
                 continue
+            sizes[key] = size_after(name, given, text, sizes.get(key))
+            if tool_names_match(name, READERS):
+                partial = "offset" in given or "limit" in given
+                texts[key] = text if not partial or texts.get(key) is None else texts[key]
+            elif tool_names_match(name, WRITERS):
+                texts[key] = given["content"]
             if PLANS in key and not tool_names_match(name, READERS):
                 plans.add(key)
             order += 1

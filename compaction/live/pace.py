@@ -1,0 +1,64 @@
+"""How many calls a session needs to grow by a gap, from its own recent growths, replayed.
+
+A session grows in steps of very different sizes: most calls add a few hundred tokens, now and then one
+adds a file of 20,000. A mean of the recent steps says the gap closes soon when one big step is in the
+window; a median says never. Instead, the recent growths themselves are the scenarios: starting from each
+of them in turn, the session is made to grow by them in their order (round again from the oldest after
+the newest), and the calls each start takes to close the gap are counted. The middle of those counts is
+the point (`calls_left`), their 10th and 90th percentiles the range, widened by DRIFT, the part of a
+session's future the recent past does not show (a burst of reads it has not had yet, a quiet stretch).
+
+Checked on the public logs (benchmarks/forecast_real_logs.py, 20, 10 and 5 calls before each compaction;
+DRIFT tuned on one half of the files, checked on the other).
+"""
+
+import math
+from collections.abc import Sequence
+
+DRIFT = 0.55  # the range's ends move by exp(DRIFT) beyond the replayed 10th and 90th percentiles
+LOW, HIGH = 0.1, 0.9
+
+
+def passages(gap: float, pending: int, growths: Sequence[int]) -> list[int] | None:
+    """For each start among `growths` (a drop counted as no growth), the calls until the context has grown
+    by `gap`: the next call adds its growth or what was written since (`pending`), whichever is more, each
+    later one the growths that follow in order. Sorted; None when none of the growths is positive."""
+    steps = [max(step, 0) for step in growths]
+    cycle = sum(steps)
+    if cycle <= 0:
+        return None
+    found = []
+    for start in range(len(steps)):
+        need = gap - max(steps[start], pending)
+        calls = 1
+        if need > 0:
+            rounds = int(need // cycle) - 1  # whole rounds at once; the last one is walked
+            if rounds > 0:
+                calls += rounds * len(steps)
+                need -= rounds * cycle
+            position = start
+            while need > 0:
+                position = (position + 1) % len(steps)
+                need -= steps[position]
+                calls += 1
+        found.append(calls)
+    return sorted(found)
+
+
+def quantile(values: Sequence[int], share: float) -> float:
+    """The `share` quantile of sorted `values`, interpolated between neighbours."""
+    at = share * (len(values) - 1)
+    below = int(at)
+    above = min(below + 1, len(values) - 1)
+    return values[below] + (values[above] - values[below]) * (at - below)
+
+
+def middle(found: Sequence[int]) -> int:
+    return int(quantile(found, 0.5) + 0.5)
+
+
+def spread(found: Sequence[int]) -> tuple[int, int]:
+    """[low, high] of the calls left, about 80 %: the replayed 10th and 90th percentiles, widened by DRIFT
+    (1 stays 1: the compaction cannot come before the next call)."""
+    low, high = quantile(found, LOW), quantile(found, HIGH)
+    return max(1, math.floor(1 + (low - 1) * math.exp(-DRIFT))), math.ceil(1 + (high - 1) * math.exp(DRIFT))
