@@ -36,13 +36,17 @@ def test_cells_come_one_by_one_and_end_as_the_sweep(session):
 
 
 def test_spread_over_workers_it_comes_a_cell_per_worker_then_the_rest_of_each_line(session):
+    # a strategy the columnar kernel does not cover: its lines go to the workers
     with open_executor(2) as executor:
-        seen = snapshots(sweep_stream(session, *AXES, executor=executor))
+        seen = snapshots(sweep_stream(session, *AXES, executor=executor, strategy="masking"))
+        kernel = snapshots(sweep_stream(session, *AXES, executor=executor))
     done = [0] + [cells for cells, _ in seen]
     steps = [after - before for before, after in zip(done, done[1:], strict=False)]
     # a line is a KEEP_RECENT of three cells: each worker's first task is one cell of it, then the other two
     assert steps[0] == 1 and sorted(steps) == [1, 1, 2, 2]
-    assert seen[-1][1] == sweep(session, *AXES).cells
+    assert seen[-1][1] == sweep(session, *AXES, strategy="masking").cells
+    # the pipeline's cells come from the kernel here, one by one, whatever the executor
+    assert [cells for cells, _ in kernel] == list(range(1, 7)) and kernel[-1][1] == sweep(session, *AXES).cells
 
 
 def test_a_started_pool_runs_every_worker_with_its_module_imported_before_any_task():
