@@ -22,6 +22,7 @@ from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
+from dashboard.ui import api_key
 from dashboard.ui.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared
 from dashboard.ui.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
 
@@ -43,7 +44,6 @@ _LOADED = "_loaded_conversation"
 _STORE = "_output_store"
 _RESULTS = "_pipeline_results"
 _CLAUDE_RESULTS = "_claude_results"
-_CLAUDE_KEY = "_claude_api_key"
 _REPLAYS = "_replays"
 _TOUR = "_tour_result"
 _LOSSES = "_pipeline_losses"
@@ -273,29 +273,12 @@ def result() -> PipelineResult:
     return offline_result(current_settings)
 
 
-def set_typed_key(key: str) -> None:
-    """Keep a typed API key in this session's memory only."""
-    st.session_state[_CLAUDE_KEY] = key.strip() or None
-
-
-def typed_key() -> str | None:
-    return st.session_state.get(_CLAUDE_KEY)
-
-
-def forget_typed_key() -> None:
-    st.session_state.pop(_CLAUDE_KEY, None)
-
-
-def environment_key() -> bool:
-    return bool(os.environ.get("ANTHROPIC_API_KEY", "").strip())
-
-
 def run_with_claude() -> PipelineResult:
     """Run the pipeline with Claude writing the L4 summary (only on the user's explicit request)."""
     from compaction.summarizers import ClaudeSummarizer
 
     current_settings = settings()
-    summarizer = ClaudeSummarizer(api_key=typed_key(), max_tokens=current_settings.summary_max_tokens,
+    summarizer = ClaudeSummarizer(api_key=api_key.typed_key(), max_tokens=current_settings.summary_max_tokens,
                                   input_cap=current_settings.summary_input_cap)
     outcome = run_pipeline(pipeline_view().history, current_settings, store(), summarizer)
     remember(_CLAUDE_RESULTS, _pass_key(current_settings), outcome)

@@ -120,7 +120,7 @@ def test_compare_follows_the_sidebar_and_sets_the_truth_beside_the_what_ifs(app)
     names = [trace.get("name") for trace in chart_spec(at)["data"]]
     assert RECORDED_NAME in names and BOUNDARY_NAME in names
     before = rows.loc["Tutorial pipeline", "summaries"]
-    at.sidebar.slider(key="CONTEXT_LIMIT").set_value(20_000).run()  # the pipeline row follows the sidebar
+    at.sidebar.number_input(key="CONTEXT_LIMIT").set_value(20_000).run()  # the pipeline row follows the sidebar
     after = at.table[0].value.set_index("strategy").loc["Tutorial pipeline", "summaries"]
     expected = replay(load_conversation(REPO / "sample_data" / "claude_code_long_session.jsonl"),
                       Settings(context_limit=20_000), keep_histories=False).totals["summaries"]

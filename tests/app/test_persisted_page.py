@@ -38,7 +38,7 @@ def test_full_output_is_shown_in_pages_beside_the_preview(app):
 
 
 def test_nothing_persisted_says_why(app):
-    app.slider(key="PERSIST_THRESHOLD").set_value(700_000).run()
+    app.number_input(key="PERSIST_THRESHOLD").set_value(700_000).run()
     at = open_page(app, "persisted_outputs")
     assert not at.exception
     assert at.info[0].value.startswith("L3 has saved nothing in your workspace yet.")

@@ -84,13 +84,13 @@ def test_tour_reaches_the_recap_and_stops_there(app):
 def test_tune_apply_control_sets_the_sidebar(app):
     at = open_page(app, "tune")
     assert not at.exception
-    assert at.slider(key="CONTEXT_LIMIT").value == 50_000
+    assert at.number_input(key="CONTEXT_LIMIT").value == 50_000
     at.selectbox(key="tune_pick_x").set_value(1).run()  # CONTEXT_LIMIT 20,000
     at.selectbox(key="tune_pick_y").set_value(0).run()  # KEEP_RECENT 1
     at.button(key="tune_apply").click().run()
     assert not at.exception
-    assert at.slider(key="CONTEXT_LIMIT").value == 20_000
-    assert at.slider(key="KEEP_RECENT").value == 1
+    assert at.number_input(key="CONTEXT_LIMIT").value == 20_000
+    assert at.number_input(key="KEEP_RECENT").value == 1
     current = chart_spec(at)["data"][-1]
     assert current["name"] == "current settings" and current["customdata"] == [[0, 1]]
 
