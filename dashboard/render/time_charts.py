@@ -83,13 +83,23 @@ def recorded_calls(result: ReplayResult) -> list:
     return [r for r in result.calls if r.measures and r.measures.recorded and r.measures.recorded.get("context_tokens")]
 
 
+def _line(name: str, bold: Sequence[str] | None, width: float = 2) -> dict:
+    """A strategy's line: thick when picked, thin and faint beside picked ones, as it is otherwise."""
+    if not bold:
+        return {"line": {"color": STRATEGY_COLORS.get(name), "width": width}}
+    if name in bold:
+        return {"line": {"color": STRATEGY_COLORS.get(name), "width": 4}}
+    return {"line": {"color": STRATEGY_COLORS.get(name), "width": 1.2}, "opacity": 0.45}
+
+
 def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
-                      context_limit: int | None = None) -> go.Figure:
+                      context_limit: int | None = None, bold: Sequence[str] | None = None) -> go.Figure:
     """Context sent per model call, one line per strategy (its short name in the legend, its full name
     on hover), beside the truth: what the agent really sent when its log recorded usage (the "as
     recorded" line) and where it compacted itself, and no compaction until the model window refuses it
     (where the agent would stop, as the table's no-compaction row counts). CONTEXT_LIMIT as a line when
-    given."""
+    given. `bold`: the strategies drawn thick, the others thin and faint (none: all alike); a click on a
+    name in the legend shows that line alone, a second click all of them."""
     figure = go.Figure()
     first = next(iter(replays.values()))
     runs = first.calls if first.raw_stop_call is None else first.calls[:first.raw_stop_call]
@@ -100,7 +110,7 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
     if recorded:
         figure.add_trace(go.Scatter(
             x=[r.call + 1 for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
-            mode="lines", name=RECORDED_NAME, line={"color": RECORDED_COLOR, "width": 3},
+            mode="lines", name=RECORDED_NAME, **_line("as-recorded", bold, width=3),
             hovertemplate=f"<b>{REGISTRY['as-recorded'].title}</b><br>call %{{x}}: %{{y:,}} tokens recorded in the "
                           "log<extra></extra>"))
     for name, result in replays.items():
@@ -109,7 +119,7 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
         title = REGISTRY[name].title if name in REGISTRY else name
         figure.add_trace(go.Scatter(
             x=[r.call + 1 for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
-            name=STRATEGY_TITLES.get(name, name), line={"color": STRATEGY_COLORS.get(name), "width": 2},
+            name=STRATEGY_TITLES.get(name, name), **_line(name, bold),
             hovertemplate=f"<b>{title}</b><br>call %{{x}}: %{{y:,}} tokens<extra></extra>"))
     peak = max([r.raw_tokens for r in runs] + [r.tokens for result in replays.values() for r in result.calls]
                + [r.measures.recorded["context_tokens"] for r in recorded], default=0)
@@ -125,7 +135,8 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
     log_compactions(figure, first, peak)
     figure.update_layout(height=480, margin=MARGIN, yaxis_title="context sent (tokens, with the overhead)",
                          yaxis_type="log" if log_scale else "linear", xaxis_title="model call",
-                         legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0})
+                         legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0,
+                                 "itemclick": "toggleothers", "itemdoubleclick": "toggle"})
     return figure
 
 

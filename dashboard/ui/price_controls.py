@@ -5,7 +5,7 @@ state.remembered keeps their values while the other page is on show."""
 import streamlit as st
 
 from compaction.measures import DEFAULT_PRICES
-from dashboard.ui import state
+from dashboard.ui import per_file, state
 
 PRICE_CHOICES = {state.AS_LOGGED: "As the log says", state.OWN_PRICES: "Set your own"}
 PRICE_HELP = ("As the log says: each call at the price of the model its response names (the bundled price table, "
@@ -35,8 +35,13 @@ def window_and_prices() -> None:
     modes = list(PRICE_CHOICES)
     choice_col.radio("Prices", modes, index=modes.index(state.price_mode()), format_func=PRICE_CHOICES.get,
                      key=state.PRICE_MODE_KEY, horizontal=True, help=PRICE_HELP)
+    window_note = per_file.set_by_you(state.model_window(), state.default_model_window())
+    if window_note:
+        st.caption(f":orange[Model window: {window_note[0].lower()}{window_note[1:]}]")
     if state.price_mode() != state.OWN_PRICES:
         return
+    st.caption(":orange[Prices: set by you for this file] (default: as the log says). Another file starts again "
+               "from its log's prices.")
     prices = state.own_prices()
     for column, (name, label, step, help_text) in zip(st.columns(len(INPUTS)), INPUTS, strict=True):
         default = getattr(DEFAULT_PRICES, name)

@@ -22,7 +22,7 @@ from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
-from dashboard.ui import api_key
+from dashboard.ui import api_key, per_file
 from dashboard.ui.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared
 from dashboard.ui.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
 
@@ -34,6 +34,8 @@ PRICE_MODE_KEY = "PRICES"
 AS_LOGGED, OWN_PRICES = "log", "own"
 PRICE_KEYS = {"input": "PRICE_INPUT", "output": "PRICE_OUTPUT", "cache_write": "CACHE_WRITE",
               "cache_write_1h": "CACHE_WRITE_1H", "cache_read": "CACHE_READ"}
+# set for one file, never carried to the next (per_file.py; Compare's controls too)
+PER_FILE_KEYS = (MODEL_WINDOW_KEY, PRICE_MODE_KEY, *PRICE_KEYS.values())
 SUMMARIZER_KEY = "SUMMARIZER"
 LOG_VIEW_KEY = "LOG_VIEW"
 OFFLINE, CLAUDE = "offline", "claude"
@@ -101,6 +103,9 @@ def loaded() -> Loaded:
 
 
 def set_loaded(conversation: Loaded) -> None:
+    """Show `conversation`; a new file starts from its own window, prices and Compare controls (per_file)."""
+    if conversation.key != loaded().key:
+        per_file.forget(PER_FILE_KEYS, st.session_state.setdefault(_SAVED_SETTINGS, {}))
     st.session_state[_LOADED] = conversation
 
 
@@ -160,10 +165,15 @@ def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
     return _cached(_LOSSES, (*_pass_key(result.settings), by_claude), lambda: pipeline_loss_of(result))
 
 
+def default_model_window() -> int:
+    """The window a file starts from, until the person types another for it."""
+    return MODEL_WINDOW_TOKENS
+
+
 def model_window() -> int:
     """The model's context window in tokens (the Replay page's input), for every page that replays."""
-    value = remembered(MODEL_WINDOW_KEY, MODEL_WINDOW_TOKENS)
-    return value if isinstance(value, int) and value > 0 else MODEL_WINDOW_TOKENS
+    value = remembered(MODEL_WINDOW_KEY, default_model_window())
+    return value if isinstance(value, int) and value > 0 else default_model_window()
 
 
 def price_mode() -> str:

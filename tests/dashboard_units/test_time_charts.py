@@ -89,6 +89,18 @@ def test_strategies_figure_has_one_line_per_strategy():
     assert "CONTEXT_LIMIT ≈ 12.5 K tokens with the overhead" in [note.text for note in with_limit.layout.annotations]
 
 
+def test_strategies_figure_draws_the_picked_lines_thick_and_the_others_faint():
+    replays = {name: replay(SEED_DEMO, strategy=name) for name in ("pipeline", "masking", "summary_keep_last")}
+    figure = strategies_figure(replays, bold=["masking"])
+    lines = {trace.name: trace for trace in figure.data[1:]}
+    assert lines[REGISTRY["masking"].label].line.width == 4 and lines[REGISTRY["masking"].label].opacity is None
+    for name in ("pipeline", "summary_keep_last"):
+        assert lines[REGISTRY[name].label].line.width < 2 and lines[REGISTRY[name].label].opacity < 1
+    assert figure.layout.legend.itemclick == "toggleothers"  # a name clicked shows its line alone
+    alike = strategies_figure(replays)
+    assert {trace.line.width for trace in alike.data[1:]} == {2}
+
+
 def test_sweep_heatmap_cells_are_clickable_and_the_current_one_marked(small_sweep):
     figure = sweep_heatmap(small_sweep, "summaries", "Summaries written", current=(1, 1))
     heatmap, cells, current = figure.data
