@@ -81,15 +81,26 @@ def agent_title(conversation) -> str:
     return found.title if found else "The agent"
 
 
+TRIGGER_WORDS = {"auto": "automatically", "manual": "asked by the person"}
+
+
+def _how(boundary: dict) -> str:
+    """' (automatically, 167,091 tokens before)': what the log says of one compaction; '' when nothing."""
+    trigger = boundary.get("trigger")
+    parts = [TRIGGER_WORDS.get(trigger, trigger)] if isinstance(trigger, str) and trigger not in ("?", "unknown") \
+        else []
+    if isinstance(boundary.get("pre_tokens"), int):
+        parts.append(f"{boundary['pre_tokens']:,} tokens before")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def loading_notes(metadata: dict, agent: str = "The agent") -> list[str]:
     """What a loader learned about the file beyond its messages (an agent's session log: `agent` is its
     title), in plain words."""
     notes = []
     boundaries = metadata.get("compact_boundaries") or []
     if boundaries:
-        where = ", ".join(f"message {b.get('index')} of the loaded conversation ({b.get('trigger', '?')}"
-                          + (f", {b['pre_tokens']:,} tokens before" if isinstance(b.get("pre_tokens"), int) else "")
-                          + ")" for b in boundaries)
+        where = ", ".join(f"message {b.get('index')} of the loaded conversation" + _how(b) for b in boundaries)
         times = "once" if len(boundaries) == 1 else f"{len(boundaries)} times"
         notes.append(f"{agent} already compacted this session {times}: at {where}. "
                      "The summary it wrote is a message like any other here.")
