@@ -12,6 +12,7 @@ from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
 from dashboard.render import comparison, tables, timeline
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
+from dashboard.render.narrative import plural
 from dashboard.render.price_words import (
     priced_sentence,
     session_cost_help,
@@ -67,7 +68,7 @@ def headline(result: ReplayResult) -> None:
 
     st.markdown("###### What the log says, and what the model loses")
     calls_col, recorded_col, hit_col, blind_col, kept_col = st.columns(5)
-    calls_col.metric("Model calls", f"{totals['calls']:,}", f"{totals['summaries']:,} summaries", delta_color="off",
+    calls_col.metric("Model calls", f"{totals['calls']:,}", plural(totals["summaries"], "summary"), delta_color="off",
                      delta_arrow="off", help=f"One per assistant message. Summaries: L4 and reactive "
                                              f"({totals['reactive']:,} reactive).")
     recorded_col.metric("Recorded in the log", _tokens(totals["recorded_context_tokens"]),
