@@ -11,6 +11,7 @@ from compaction.measures import MEASURES
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay import ReplayResult, SweepResult
 from compaction.strategies import REGISTRY
+from dashboard.render import heat_colors
 from dashboard.render.charts import LIMIT_COLOR
 from dashboard.render.timeline import STRATEGY_TITLES, limit_tokens
 from dashboard.render.units import compact_number
@@ -167,12 +168,13 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
     ys = list(y_labels) if len(y_labels) == len(result.y_values) else [f"{value:,}" for value in result.y_values]
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if v is None else v for v in row] for row in grid], x=xs, y=ys,
-        text=[[cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
-        colorscale="Blues" if MEASURES[measure].better == "higher" else "Blues_r", colorbar={"title": {"text": ""}},
-        hoverinfo="skip"))
+        text=[[cell_text(v, measure) for v in row] for row in grid],  # drawn by the cells' trace, in a colour each
+        colorscale=heat_colors.scale(measure), colorbar=heat_colors.colorbar(measure), hoverinfo="skip"))
     cells = [(r, c) for r in range(len(ys)) for c in range(len(xs))]
     figure.add_trace(go.Scatter(
-        x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="markers", customdata=cells,
+        x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="markers+text", customdata=cells,
+        textposition="middle center", texttemplate="%{text}",
+        textfont={"color": heat_colors.text_colors([grid[r][c] for r, c in cells], measure)},
         marker={"symbol": "square", "size": 28, "color": "rgba(0,0,0,0)"}, showlegend=False,
         selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
         text=[cell_text(grid[r][c], measure) for r, c in cells],

@@ -21,7 +21,7 @@ from dashboard.render.price_words import (
 )
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, compact_number, dollars, percent
-from dashboard.ui import state
+from dashboard.ui import state, views
 from dashboard.ui.probes_view import probe_section
 
 CALL_KEY = "replay_call"
@@ -140,10 +140,10 @@ def call_section(result: ReplayResult) -> None:
     if record.blind_references:
         st.warning("This response named what the model no longer saw: "
                    + ", ".join(f"`{literal(term)}`" for term in record.blind_references), icon=":material/visibility_off:")
-    st.dataframe(tables.message_frame(history, unit), hide_index=True, width="stretch", height=320,
-                 column_config={"size": st.column_config.NumberColumn(f"size ({UNIT_LABELS[unit]})",
-                                                                      format="localized"),
-                                "first line": st.column_config.TextColumn(width="large")})
+    sent = tables.message_frame(history, unit)
+    st.dataframe(sent, hide_index=True, width="stretch", height=320, column_config=views.whole_columns(
+        sent, {"size": st.column_config.NumberColumn(f"size ({UNIT_LABELS[unit]})", format="localized")},
+        {"index": "count", "size": "count"}))
     st.caption("The messages sent at this call, as the loop had compacted them; 'index' is the position in what "
                "was sent.")
     probe_section(state.history(), history, record)

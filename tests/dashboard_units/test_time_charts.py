@@ -113,6 +113,27 @@ def test_sweep_heatmap_cells_are_clickable_and_the_current_one_marked(small_swee
     assert len(share.data) == 2  # no current marker when the settings are not on the grid
 
 
+def test_heatmap_colour_bars_name_their_unit_and_cell_text_reads_on_its_cell(small_sweep):
+    from plotly.colors import sample_colorscale
+
+    from dashboard.render.heat_colors import DARK_TEXT, LIGHT_TEXT, _luminance
+
+    cost = sweep_heatmap(small_sweep, "cost_usd", "Cost")
+    assert cost.data[0].colorbar.title.text == "US$" and cost.data[0].colorbar.tickformat == "$,.2f"
+    assert sweep_heatmap(small_sweep, "tool_output_kept", "kept").data[0].colorbar.tickformat == ".0%"
+    assert sweep_heatmap(small_sweep, "summaries", "n").data[0].colorbar.title.text == "summaries"
+    heat, cells = cost.data[0], cost.data[1]
+    assert cells.mode == "markers+text" and list(cells.text) == [t for row in heat.text for t in row]
+    values = [v for row in small_sweep.grid("cost_usd") for v in row]
+    low, high = min(values), max(values)
+    for value, color in zip(values, cells.textfont.color, strict=True):
+        cell = sample_colorscale("Blues_r", [(value - low) / (high - low) if high > low else 0.5])[0]
+        text = 1.0 if color == LIGHT_TEXT else 0.0  # white or black
+        lighter, darker = max(_luminance(cell), text), min(_luminance(cell), text)
+        assert color in (DARK_TEXT, LIGHT_TEXT)
+        assert (lighter + 0.05) / (darker + 0.05) >= 4.5  # WCAG AA for every cell
+
+
 def test_selections_name_a_call_and_a_cell():
     assert timeline.call_from_selection({"selection": {"points": [{"x": 5, "customdata": 4}]}}) == 4
     assert timeline.call_from_selection({"selection": {"points": [{"customdata": [7]}]}}) == 7
