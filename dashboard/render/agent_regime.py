@@ -9,6 +9,7 @@ No Streamlit here.
 from dataclasses import dataclass
 
 from compaction.model import History
+from compaction.strategies import compaction_point
 from dashboard.render import tune_axes
 
 
@@ -26,7 +27,7 @@ def tool_results(history: History) -> int:
 
 def regime(history: History, window: int, maxima: dict[str, int]) -> Regime:
     """The regime's settings, each within its slider's maximum (`maxima` by Settings field)."""
-    point = tune_axes.log_compaction_point(history)
+    point = compaction_point(history)
     messages = tune_axes.regime_max_messages(len(history.messages))[-1]
     limit = tune_axes.converter(history).chars("context_limit", point if point is not None else window)
     values = {"context_limit": min(limit, maxima["context_limit"]),

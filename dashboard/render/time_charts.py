@@ -157,10 +157,12 @@ def cell_text(value, measure: str) -> str:
 
 def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[int, int] | None = None,
                   x_labels: Sequence[str] = (), y_labels: Sequence[str] = (), x_title: str | None = None,
-                  y_title: str | None = None) -> go.Figure:
+                  y_title: str | None = None, current_name: str = "current settings",
+                  current_words: str = "the sidebar's current settings") -> go.Figure:
     """The measure over the grid (rows: y values, columns: x values), each cell labelled. An invisible
     marker sits on every cell so a click selects it (heatmaps themselves cannot be selected); its
-    customdata is (row, column). `current` (row, column) gets a black square: the sidebar's settings.
+    customdata is (row, column). `current` (row, column) gets a black square (`current_name` in the
+    legend, `current_words` on hover: the sidebar's settings). The colour bar is in the measure's unit.
     The axes show `x_labels` / `y_labels` when given (the values as typed: tokens for a size in the
     agent's regime), else the settings' own values."""
     grid = result.grid(measure)
@@ -183,9 +185,9 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
     if current is not None:
         row, column = current
         figure.add_trace(go.Scatter(
-            x=[xs[column]], y=[ys[row]], mode="markers", name="current settings", customdata=[current],
+            x=[xs[column]], y=[ys[row]], mode="markers", name=current_name, customdata=[current],
             marker={"symbol": "square-open", "size": 34, "color": "black", "line": {"width": 3}},
-            hovertemplate="the sidebar's current settings<extra></extra>"))
+            hovertemplate=f"{current_words}<extra></extra>"))
     figure.update_layout(height=520, margin=MARGIN, hovermode="closest", clickmode="event+select",
                          xaxis={"title": x_title or result.x_name.upper(), "type": "category"},
                          yaxis={"title": y_title or result.y_name.upper(), "type": "category"},

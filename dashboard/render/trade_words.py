@@ -36,7 +36,7 @@ def trade_sentence(result: PipelineResult, lost: PipelineLoss) -> str:
 
 
 def summaries_sentence(replay: ReplayResult, agent: str) -> str | None:
-    """'Over the whole session these settings write 6 summaries; Codex CLI wrote 1.' None when the log
+    """'Over the whole session these settings write 6 summaries; <the agent> wrote 1.' None when the log
     records no compaction of its own and the settings write none either."""
     written = replay.totals["summaries"]
     own = len(replay.boundaries)

@@ -23,8 +23,10 @@ def forget(keys: Iterable[str], saved: dict) -> None:
 
 
 def set_by_you(value, default, shown: str | None = None) -> str | None:
-    """'Set by you for this file (default 200,000).' when `value` differs from `default`, else None."""
+    """'Set by you for this file (default 200,000).' when `value` differs from `default`, else None;
+    `shown` words the default otherwise ("the log's own: 272,000")."""
     if value == default:
         return None
-    default_text = shown if shown is not None else f"{default:,}" if isinstance(default, int) else str(default)
-    return f"Set by you for this file (default {default_text})."
+    default_text = shown if shown is not None else \
+        f"default {default:,}" if isinstance(default, int) else f"default {default}"
+    return f"Set by you for this file ({default_text})."

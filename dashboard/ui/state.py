@@ -14,9 +14,9 @@ import streamlit as st
 
 from compaction.errors import SettingsError
 from compaction.layers import PipelineResult, run_pipeline
-from compaction.measures import DEFAULT_PRICES, PipelineLoss, Prices, pipeline_loss_of
+from compaction.measures import DEFAULT_PRICES, LogWindow, PipelineLoss, Prices, log_window, pipeline_loss_of
 from compaction.model import DEFAULTS, Settings
-from compaction.replay import MODEL_WINDOW_TOKENS, ReplayResult, replay
+from compaction.replay import ReplayResult, replay
 from compaction.storage import OutputStore, new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
@@ -165,15 +165,24 @@ def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
     return _cached(_LOSSES, (*_pass_key(result.settings), by_claude), lambda: pipeline_loss_of(result))
 
 
-def default_model_window() -> int:
-    """The window a file starts from, until the person types another for it."""
-    return MODEL_WINDOW_TOKENS
+def log_model_window() -> LogWindow:
+    """The loaded log's own window: as it names it, else its model's (measures/windows.py). A file starts
+    from it; one the person types is that file's until another file is loaded (per_file.py)."""
+    conversation = loaded().conversation
+    return log_window(conversation.usage, conversation.metadata)
 
 
 def model_window() -> int:
-    """The model's context window in tokens (the Replay page's input), for every page that replays."""
-    value = remembered(MODEL_WINDOW_KEY, default_model_window())
-    return value if isinstance(value, int) and value > 0 else default_model_window()
+    """The model's context window in tokens (the Replay page's input), for every page that replays: what
+    the person typed for this file, else the log's own."""
+    default = log_model_window().tokens
+    value = remembered(MODEL_WINDOW_KEY, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+
+
+def model_window_changed() -> bool:
+    """Whether the person set a window of their own for the loaded file."""
+    return model_window() != log_model_window().tokens
 
 
 def price_mode() -> str:

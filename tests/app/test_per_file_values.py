@@ -36,12 +36,13 @@ def test_values_set_for_one_file_are_marked_and_do_not_follow_the_next_upload():
 
     at.number_input(key="MODEL_WINDOW").set_value(150_000).run()
     at.radio(key="PRICES").set_value("own").run()
-    param = REGISTRY[codex].params[0]
+    # a parameter with a number of its own (the window and the limit default to the log's, 0)
+    param = next(p for p in REGISTRY[codex].params if isinstance(p.default, int) and p.default > 0)
     at.number_input(key=f"{codex}.{param.name}").set_value(int(param.default) // 2).run()
     at.multiselect(key="compare").set_value(["pipeline", codex, "hybrid"]).run()
     assert not at.exception
     shown = captions(at)
-    assert any("Model window: set by you for this file (default 200,000)" in text for text in shown)
+    assert any("Model window: set by you for this file (the log's own: 272,000)" in text for text in shown)
     assert any("Prices: set by you for this file" in text for text in shown)
     assert any(f"set by you: {param.name} {int(param.default) // 2:,}" in row for row in strategies(at))
     popovers = [p.proto.popover.label for p in at.get("popover")]
@@ -53,7 +54,7 @@ def test_values_set_for_one_file_are_marked_and_do_not_follow_the_next_upload():
     assert not at.exception
     claude_format = load_conversation(CLAUDE).format
     assert at.multiselect(key="compare").value == default_choice(claude_format)
-    assert at.number_input(key="MODEL_WINDOW").value == 200_000
+    assert at.number_input(key="MODEL_WINDOW").value == 200_000  # Claude Sonnet's window, not the 150,000 typed
     assert at.radio(key="PRICES").value == "log"
     assert not any("set by you" in text.lower() for text in captions(at))
     assert not any("set by you" in row for row in strategies(at))

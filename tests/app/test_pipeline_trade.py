@@ -2,6 +2,7 @@
 regime, one click away; a generic conversation (the tutorial's demo) gets none."""
 
 from compaction.importers import load_conversation
+from compaction.measures import log_window
 from compaction.model import prepare
 from dashboard.render import agent_regime
 from dashboard.ui import state
@@ -21,7 +22,9 @@ def test_a_real_log_is_offered_its_agents_regime_and_the_trade_is_told(app):
     assert " of " in metrics(at)["Kept whole, one pass"]
     assert any(m.value.startswith("**Start from Claude Code's own regime.**") for m in at.markdown)
     at.button(key="pipeline_agent_regime").click().run()
-    expected = agent_regime.regime(prepare(load_conversation(LONG)), state.MODEL_WINDOW_TOKENS,
+    conversation = load_conversation(LONG)
+    window = log_window(conversation.usage, conversation.metadata).tokens  # the log's own, as the page's
+    expected = agent_regime.regime(prepare(conversation), window,
                                    {spec.field: spec.maximum for spec in state.SLIDERS}).values
     assert at.number_input(key="CONTEXT_LIMIT").value == expected["context_limit"]
     assert at.number_input(key="KEEP_RECENT").value == expected["keep_recent"]

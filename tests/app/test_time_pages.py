@@ -4,6 +4,7 @@ from compaction.generate import generate
 from compaction.replay.loop import replay
 from dashboard.render.time_charts import BOUNDARY_NAME
 from dashboard.render.units import compact_number
+from dashboard.ui.state import MODEL_WINDOW_KEY
 
 from .conftest import chart_spec, metrics, open_page
 
@@ -37,7 +38,7 @@ def test_selecting_a_call_shows_its_history(app):
 
 def test_a_small_model_window_makes_reactive_compaction_fire(app):
     at = open_page(app, "replay")
-    at.number_input(key="MODEL_WINDOW").set_value(1_000).run()
+    at.number_input(key=MODEL_WINDOW_KEY).set_value(1_000).run()
     assert not at.exception
     assert int(next(m.delta for m in at.metric if m.label == "Model calls").split()[0]) > 0  # summaries
     lanes = [trace.get("name") for trace in chart_spec(at)["data"]]
@@ -103,3 +104,24 @@ def test_tune_measure_and_bad_values(app):
     at.text_input(key="tune_values_context_limit").set_value("10000, lots").run()
     assert any("'lots' is not a whole number" in element.value for element in at.error)
     assert not at.get("plotly_chart")
+
+
+def test_the_window_is_the_logs_own_and_a_typed_one_stays_with_its_file_only():
+    from pathlib import Path
+
+    from .conftest import SAMPLES, start_app
+    from .test_conversation_page import upload
+
+    codex = Path(__file__).resolve().parents[1] / "importers" / "cases" / "valid" / "codex_compaction.jsonl"
+    at = open_page(upload(start_app(), codex.name, codex.read_bytes()), "replay")
+    window = at.number_input(key=MODEL_WINDOW_KEY)
+    assert window.value == 272_000 and "258,400" in window.help and "changed" not in window.label
+    window.set_value(150_000).run()
+    assert "changed" in at.number_input(key=MODEL_WINDOW_KEY).label
+    assert any("Model window: set by you for this file (the log's own: 272,000)" in caption.value
+               for caption in at.caption)
+    claude = SAMPLES / "claude_code_session.jsonl"
+    at = open_page(upload(open_page(at, "conversation"), claude.name, claude.read_bytes()), "replay")
+    assert at.number_input(key=MODEL_WINDOW_KEY).value == 200_000  # not the Codex log's 150,000
+    at = open_page(upload(open_page(at, "conversation"), codex.name, codex.read_bytes()), "replay")
+    assert at.number_input(key=MODEL_WINDOW_KEY).value == 272_000  # loaded again: its log's own, as Compare's controls

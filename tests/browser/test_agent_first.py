@@ -56,7 +56,7 @@ def test_a_codex_logs_compare_starts_from_the_codex_preset(app_page):
     window.fill("150000")
     window.press("Enter")
     wait_idle(page)
-    expect(page.get_by_text("Model window: set by you for this file (default 200,000).")).to_be_visible()
+    expect(page.get_by_text("Model window: set by you for this file (the log's own: 272,000).")).to_be_visible()
     no_exception(page)
 
     open_nav_page(page, "Conversation", "Conversation")

@@ -7,6 +7,7 @@ from compaction.measures import pipeline_loss_of
 from compaction.model import DEFAULTS, prepare
 from compaction.replay import replay
 from compaction.storage import OutputStore
+from compaction.strategies import compaction_point
 from dashboard.render import agent_regime, tune_axes
 from dashboard.render.narrative import plural
 from dashboard.render.trade_words import summaries_sentence, trade_sentence
@@ -45,7 +46,7 @@ def test_pipelines_agent_regime_is_tunes_and_falls_back_to_the_window():
     history = prepare(load_conversation(LONG))
     found = agent_regime.regime(history, 200_000, MAXIMA)
     assert found.values == _regime_values(history)  # one regime on both pages
-    assert found.point == tune_axes.log_compaction_point(history)
+    assert found.point == compaction_point(history)
     never = prepare(load_conversation(CASES / "claude_code_hook_progress_after_the_turn.jsonl"))
     fallback = agent_regime.regime(never, 200_000, MAXIMA)
     assert fallback.point is None
