@@ -2,6 +2,7 @@
 preset (listed by title, drawn in bold beside what the agent did), a window typed for it is marked as set
 by you, and the next upload starts again from its own defaults."""
 
+import gzip
 import re
 
 import pytest
@@ -67,4 +68,18 @@ def test_a_codex_logs_compare_starts_from_the_codex_preset(app_page):
     claude = agent_of(load_conversation(CLAUDE).format).own_preset
     assert chips(page) == [REGISTRY[name].label for name in default_choice(load_conversation(CLAUDE).format)]
     assert REGISTRY[claude].label in chips(page) and REGISTRY[codex].label not in chips(page)
+    no_exception(page)
+
+
+def test_a_binary_upload_is_told_it_is_not_a_text_log(app_page, tmp_path):
+    page = app_page
+    packed = tmp_path / "session.jsonl"  # a gzipped log under its log's name: no text at all
+    packed.write_bytes(gzip.compress(CLAUDE.read_bytes()))
+    page.get_by_role("tab", name="Upload a file").click()
+    wait_idle(page)
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(packed))
+    wait_idle(page)
+    expect(page.get_by_test_id("stAlert").filter(has_text="this is not a text log")).to_contain_text(
+        "session.jsonl: this is not a text log: is it the right file? (it starts with the bytes 1f 8b 08 00, not text)")
+    expect(page.get_by_text("not valid UTF-8")).to_have_count(0)
     no_exception(page)
