@@ -78,7 +78,8 @@ def headline(result: ReplayResult) -> None:
                              "records its own." if totals["recorded_from_totals"] else
                         "The tokens every call of the log recorded (input + cache writes + cache reads), "
                         "with the agent's own compactions: what the agent really sent.")
-    hit_col.metric("Read from the cache", percent(totals["cache_hit_rate"]), f"{totals['cache_breaks']:,} calls broke it",
+    broke = f"{plural(totals['cache_breaks'], 'call')} broke it"
+    hit_col.metric("Read from the cache", percent(totals["cache_hit_rate"]), broke,
                    delta_color="off", delta_arrow="off",
                    help="Of the input tokens after the first call. A layer that rewrites something old (a "
                         "placeholder, a snip, a summary) makes every later token a cache write again.")
