@@ -205,8 +205,9 @@ def prices() -> Prices | None:
     return own_prices() if price_mode() == OWN_PRICES else None
 
 
-def _replay_store() -> OutputStore:
-    # apart from the Pipeline's files: a replay writes a transcript per summary
+def replay_store() -> OutputStore:
+    """Where replays write: apart from the Pipeline's files (a replay writes a transcript per summary, and
+    the outputs L3 persists along the session)."""
     return OutputStore(store().root / "replays")
 
 
@@ -222,7 +223,7 @@ def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayR
     so its histories grow with the square of the session's length."""
     current_settings, window, current_prices = settings(), model_window(), prices()
     return _cached(_REPLAYS, _replay_key(strategy, histories),
-                   lambda: replay(history(), current_settings, store=_replay_store(), summarizer=OfflineSummarizer(),
+                   lambda: replay(history(), current_settings, store=replay_store(), summarizer=OfflineSummarizer(),
                                   model_window_tokens=window, strategy=strategy, keep_histories=histories, prices=current_prices))
 
 
@@ -235,7 +236,7 @@ def strategy_replay(name: str, params: dict) -> ReplayResult:
     step = build(name, params)  # checks the parameters before anything is cached
     current_prices = prices()
     key = (loaded().key, name, tuple(sorted(step.params.items())), window, str(store().root), current_prices)
-    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, store=_replay_store(), summarizer=OfflineSummarizer(),
+    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, store=replay_store(), summarizer=OfflineSummarizer(),
                                                           model_window_tokens=window, strategy=step, keep_histories=False, prices=current_prices),
                    size=_STRATEGY_CACHE_SIZE)
 
@@ -248,8 +249,8 @@ def replay_later() -> Callable[[], ReplayResult]:
         if cached is not None:
             return lambda: cached
     current_settings, window, current_prices = settings(), model_window(), prices()
-    prepared, replay_store = history(), _replay_store()
-    return lambda: replay(prepared, current_settings, store=replay_store, summarizer=OfflineSummarizer(), model_window_tokens=window,
+    prepared, store_of_replays = history(), replay_store()
+    return lambda: replay(prepared, current_settings, store=store_of_replays, summarizer=OfflineSummarizer(), model_window_tokens=window,
                           keep_histories=False, prices=current_prices)
 
 

@@ -6,7 +6,7 @@ import gzip
 import re
 
 import pytest
-from browser_helpers import REPO_ROOT, open_nav_page, screenshot, upload, wait_idle
+from browser_helpers import REPO_ROOT, cut_cells, open_nav_page, screenshot, upload, wait_idle
 from browser_helpers import expect_no_exception as no_exception
 from playwright.sync_api import expect
 
@@ -82,4 +82,20 @@ def test_a_binary_upload_is_told_it_is_not_a_text_log(app_page, tmp_path):
     expect(page.get_by_test_id("stAlert").filter(has_text="this is not a text log")).to_contain_text(
         "session.jsonl: this is not a text log: is it the right file? (it starts with the bytes 1f 8b 08 00, not text)")
     expect(page.get_by_text("not valid UTF-8")).to_have_count(0)
+    no_exception(page)
+
+
+def test_persisted_outputs_shows_what_l3_saved_along_the_replay(app_page, tmp_path):
+    from tests.app.test_persisted_page import early_big_reads
+
+    page = app_page
+    log = tmp_path / "early_reads.jsonl"
+    log.write_bytes(early_big_reads())
+    upload(page, log)
+    open_nav_page(page, "Persisted outputs", "Persisted outputs")
+    expect(page.get_by_text("Along the replay of 3 calls, each message was the newest once")).to_be_visible()
+    expect(page.get_by_text("Yes: the file's")).to_be_visible()
+    cut, cells = cut_cells(page)
+    assert cut == [] and cells >= 6  # the table of what L3 saved, each value whole
+    screenshot(page, "persisted_along_the_replay")
     no_exception(page)
