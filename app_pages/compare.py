@@ -17,6 +17,7 @@ st.caption("What would the system you use do to this session, and what did the a
 window_and_prices()
 
 chosen = compare_form.choose(state.loaded().conversation.format)
+compare_view.catalog()
 if not chosen:
     st.info("Pick at least one strategy to replay.")
     st.stop()
@@ -33,15 +34,18 @@ if not reference.calls:
 compare_view.truth_headline(reference)
 
 st.subheader("Context size before each model call")
-log_scale = st.toggle("Logarithmic scale", key="compare_log")
-st.plotly_chart(strategies_figure(replays, log_scale), width="stretch", key="compare_chart",
+scale_col, bold_col = st.columns([1, 3], vertical_alignment="center")
+log_scale = scale_col.toggle("Logarithmic scale", key="compare_log")
+bold = compare_view.bold_lines(bold_col, list(replays), state.loaded().conversation.format)
+st.plotly_chart(strategies_figure(replays, log_scale, bold=bold), width="stretch", key="compare_chart",
                 config={"displayModeBar": False})
 st.caption("Orange, for a log with usage: what the agent really sent (the 'as recorded' strategy's tokens are the "
            "log's), with purple lines where it compacted itself. Grey dots: no compaction, until the model window "
-           "refuses a call (the red cross), as the table counts it.")
+           "refuses a call (the red cross), as the table counts it. The lines picked above are drawn thick, the "
+           "others thin; click a name in the legend to see its line alone, click it again to see them all.")
 if idle := idle_sentence(replays):
     st.caption(idle)
 
-compare_view.tables(replays)
+compare_view.tables(replays, compare_view.row_labels(parameters))
 export_panel.show(parameters, key="compare")
 compare_view.sources(replays)

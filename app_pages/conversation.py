@@ -158,8 +158,9 @@ frame = tables.message_frame(history, unit)
 event = st.dataframe(
     frame, hide_index=True, height=360, width="stretch", on_select="rerun", selection_mode="single-row",
     key="message_table",
-    column_config={"size": st.column_config.NumberColumn(f"size ({UNIT_LABELS[unit]})", format="localized"),
-                   "first line": st.column_config.TextColumn(width="large")},
+    column_config=views.whole_columns(
+        frame, {"size": st.column_config.NumberColumn(f"size ({UNIT_LABELS[unit]})", format="localized")},
+        {"index": "count", "size": "count"}),
 )
 row = views.selected_row(event)
 if not len(frame):

@@ -5,6 +5,7 @@ import streamlit as st
 from compaction.layers import persisted_marker
 from compaction.model import content_text
 from dashboard.render import tables
+from dashboard.render.narrative import plural
 from dashboard.render.units import UNIT_LABELS, describe
 from dashboard.ui import state, views
 
@@ -28,21 +29,34 @@ st.title("Persisted outputs")
 st.caption("When the newest tool results are too big, L3 writes the largest to a file and leaves a preview "
            f"in the conversation. Your workspace's files are in `{store.results_dir}`.")
 
+along: dict = {}  # tool_use_id -> (call, record): what L3 persisted along the replay, where one pass saved nothing
 if not outputs:
-    st.info(f"L3 has saved nothing in your workspace yet. It acts only when the newest message's tool results "
-            f"total more than the L3 budget ({result.settings.max_bytes:,} characters), and then saves the "
-            f"outputs longer than PERSIST_THRESHOLD ({result.settings.persist_threshold:,}). The tutorial's "
-            "demo sample has such an output.")
+    replayed = state.replay_result(histories=False)
+    along = tables.persisted_along(replayed)
+    outputs = [found for found in (state.replay_store().find(key) for key in along) if found is not None]
+    if outputs:
+        calls = sorted({call + 1 for call, _ in along.values()})
+        st.info(f"One pass of L3 sees only the newest message, and saved nothing here. Along the replay of "
+                f"{len(replayed.calls):,} calls, each message was the newest once: L3 persisted "
+                f"{plural(len(outputs), 'output')}, before call{'' if len(calls) == 1 else 's'} "
+                f"{', '.join(f'{call:,}' for call in calls[:12])}{' …' if len(calls) > 12 else ''}; the replay's files are in "
+                f"`{state.replay_store().results_dir}`.",
+                icon=":material/timeline:")
+if not outputs:
+    st.info(f"L3 has saved nothing in your workspace, in one pass nor along the replay of "
+            f"{len(state.replay_result(histories=False).calls):,} calls. It acts only when the newest message's "
+            f"tool results total more than the L3 budget ({result.settings.max_bytes:,} characters), and then "
+            f"saves the outputs longer than PERSIST_THRESHOLD ({result.settings.persist_threshold:,}). The "
+            "tutorial's demo sample has such an output.")
     st.stop()
 
 current_ids = {event.tool_use_id for event in result.persisted}
 in_conversation = {stored.tool_use_id for stored in outputs if original_output(stored.tool_use_id) is not None}
 frame = tables.persisted_frame(outputs, in_conversation, unit)
-st.dataframe(frame, hide_index=True, width="stretch", column_config={
+st.dataframe(frame, hide_index=True, width="stretch", column_config=views.whole_columns(frame, {
     "size": st.column_config.NumberColumn(f"size ({UNIT_LABELS[unit]})", format="localized"),
     "bytes on disk": st.column_config.NumberColumn(format="localized"),
-    "path": st.column_config.TextColumn(width="large"),
-})
+}, {"size": "count", "bytes on disk": "count"}))
 
 labels = {f"{number}. {stored.tool} · {stored.tool_use_id} · {describe(stored.chars, unit, history.token_model)}": stored
           for number, stored in enumerate(outputs, 1)}  # numbered: one id can be stored with two contents
@@ -60,7 +74,8 @@ with full_col:
                        icon=":material/download:", key="download_persisted")
 with preview_col:
     st.subheader("What stayed in the conversation")
-    event = next((event for event in result.persisted if event.tool_use_id == stored.tool_use_id), None)
+    event = next((event for event in result.persisted if event.tool_use_id == stored.tool_use_id), None) \
+        or along.get(stored.tool_use_id, (None, None))[1]
     if event is not None:
         preview = event.preview
     elif original is not None:

@@ -8,7 +8,14 @@ from compaction.errors import CompactionError
 from compaction.importers import suffixes
 from compaction.measures import MEASURES
 from dashboard.render.corpus_charts import corpus_heatmap, corpus_tradeoff, statistic_sweep
-from dashboard.render.corpus_tables import COLUMN_KINDS, RowFilter, corpus_summary, formats_of, sessions_frame
+from dashboard.render.corpus_tables import (
+    COLUMN_KINDS,
+    RowFilter,
+    corpus_summary,
+    default_columns,
+    formats_of,
+    sessions_frame,
+)
 from dashboard.render.grid_widths import fitting_widths
 from dashboard.render.text import literal
 from dashboard.render.units import dollars
@@ -143,9 +150,10 @@ row_filter = RowFilter(
         ("compactions", "Only with the log's own compactions"), ("sessions", "Hide subagents")), strict=True)))
 shown = [row for row in result.rows if row_filter.keeps(row)]
 frame = sessions_frame(shown)
+columns = views.column_picker(frame, default_columns(frame), key="sessions_columns")
 event = st.dataframe(
     frame, hide_index=True, height="auto" if len(shown) <= 12 else 460, width="stretch", on_select="rerun",
-    selection_mode="single-row", key="sessions_table",
+    selection_mode="single-row", key="sessions_table", column_order=columns or None,
     column_config={title: column_config(title, width) for title, width in fitting_widths(frame, COLUMN_KINDS).items()})
 st.caption(f"{len(shown):,} of {len(result.rows):,} sessions shown. Each subagent (↳) is listed under the session "
            "that ran it. 'Recorded cost' is what the log's own calls cost, each response's recorded usage at its "

@@ -24,6 +24,9 @@ size_label = f"size ({UNIT_LABELS[unit]})"
 max_size = max(1, convert(max(original.sizes, default=1), unit, model))
 
 
+COUNTS = {"from": "count", "to": "count", "messages": "count", "message": "count", "index": "count"}
+
+
 def size_bar(label: str, maximum: int):
     return st.column_config.ProgressColumn(label, format="compact", min_value=0, max_value=max(maximum, 1))
 
@@ -34,11 +37,11 @@ if not result.snipped:
             f"than max_messages ({result.settings.max_messages:,}).")
 else:
     snipped = tables.snipped_frame(result, unit)
-    st.dataframe(snipped, hide_index=True, width="stretch", column_config={
+    st.dataframe(snipped, hide_index=True, width="stretch", column_config=views.whole_columns(snipped, {
         "from": st.column_config.NumberColumn("from message"),
         "to": st.column_config.NumberColumn("to message"),
         "size": size_bar(size_label, int(snipped["size"].max())),
-    })
+    }, COUNTS))
     for number, snipped_range in enumerate(result.snipped):
         title = (f"Messages {snipped_range.start}–{snipped_range.end}: {snipped_range.count:,} messages, "
                  f"{describe(snipped_range.size, unit, model)}")
@@ -46,7 +49,8 @@ else:
             frame = tables.message_frame(original, unit, [positions[i] for i in snipped_range.indices], by_origin=True)
             event = st.dataframe(frame, hide_index=True, width="stretch", height=280, on_select="rerun",
                                  selection_mode="single-row", key=f"snipped_table_{number}",
-                                 column_config={"size": size_bar(size_label, max_size)})
+                                 column_config=views.whole_columns(frame, {"size": size_bar(size_label, max_size)},
+                                                                   COUNTS))
             row = views.selected_row(event)
             index = int(frame.iloc[row if row is not None else 0]["index"])
             st.caption("Select a row to read another of the snipped messages.")
@@ -63,11 +67,11 @@ else:
     st.caption(f"{len(result.placeholders):,} tool results in {messages:,} message{'' if messages == 1 else 's'}, "
                f"{describe(freed, unit, model)} of output, now read as the placeholder text; the model is told it can "
                "re-run the tool if it needs one again.")
-    st.dataframe(placeholders, hide_index=True, width="stretch", column_config={
+    st.dataframe(placeholders, hide_index=True, width="stretch", column_config=views.whole_columns(placeholders, {
         "message": st.column_config.NumberColumn("message"),
         "original size": size_bar(f"original {size_label}", int(placeholders["original size"].max())),
-        "placeholder": st.column_config.TextColumn("placeholder text", width="large"),
-    })
+        "placeholder": st.column_config.TextColumn("placeholder text"),
+    }, COUNTS))
 
 st.header("L4: summary")
 summary = result.summary

@@ -15,6 +15,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +29,7 @@ from compaction import DEFAULTS, OutputStore, Settings, prepare, run_pipeline  #
 from compaction.importers import load_conversation  # noqa: E402
 from dashboard.render.charts import waterfall_figure  # noqa: E402
 from dashboard.render.units import CHARS  # noqa: E402
+from dashboard.ui.sliders import MAIN_SLIDERS  # noqa: E402
 
 SAMPLE = "realistic_session.json"
 TARGET_SECONDS = 0.5
@@ -42,7 +44,7 @@ REDRAWN = """([keep, label]) => {
 }"""
 
 
-def expected_l2_labels(keeps: range) -> dict[int, str]:
+def expected_l2_labels(keeps: Sequence[int]) -> dict[int, str]:
     """The waterfall's L2 label for each KEEP_RECENT, as the page must draw it."""
     history = prepare(load_conversation(ROOT / "sample_data" / SAMPLE))
     store = OutputStore.temporary()
@@ -64,16 +66,20 @@ def open_realistic_pipeline(page, url: str) -> None:
     page.locator("[data-testid='stPlotlyChart'] .xtick").nth(3).wait_for()
 
 
+KEEP_VALUES = MAIN_SLIDERS[1].options(DEFAULTS.keep_recent)  # the KEEP_RECENT slider's round values
+
+
 def measure(page, moves: int, labels: dict[int, str]) -> list[float]:
     slider = page.get_by_role("slider", name="KEEP_RECENT (tool results)")
-    keep = int(slider.input_value())
+    place = KEEP_VALUES.index(int(page.get_by_role("spinbutton", name="KEEP_RECENT: exact value").input_value()))
     timings = []
     for move in range(moves):
         key, step = ("ArrowRight", 1) if move < moves // 2 else ("ArrowLeft", -1)
         slider.focus()
         started = time.perf_counter()
         page.keyboard.press(key)
-        keep += step
+        place += step
+        keep = KEEP_VALUES[place]
         page.wait_for_function(REDRAWN, arg=[keep, labels[keep]], timeout=30_000)
         timings.append(time.perf_counter() - started)
     return timings
@@ -90,7 +96,8 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     start = DEFAULTS.keep_recent
-    labels = expected_l2_labels(range(start, start + args.moves // 2 + 2))
+    first = KEEP_VALUES.index(start)
+    labels = expected_l2_labels(KEEP_VALUES[first:first + args.moves // 2 + 3])
     server = start_streamlit(ROOT / "app.py")
     try:
         with sync_playwright() as playwright:

@@ -30,15 +30,18 @@ from compaction.generate import realistic_session  # noqa: E402
 from compaction.model.settings import DEFAULTS  # noqa: E402
 from compaction.storage.outputs import OutputStore  # noqa: E402
 from dashboard.render.units import compact_number  # noqa: E402
+from dashboard.ui.sliders import MAIN_SLIDERS  # noqa: E402
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 STEP_TIMEOUT_MS = 120_000  # hang detection per step
 # (step name, slider label, key pressed, the settings after the press)
+# the ends of the CONTEXT_LIMIT slider's round values (the box reaches further)
+_LOW, _HIGH = MAIN_SLIDERS[0].options(MAIN_SLIDERS[0].default)[0], MAIN_SLIDERS[0].options(MAIN_SLIDERS[0].default)[-1]
 STEPS = [
-    ("CONTEXT_LIMIT min", "CONTEXT_LIMIT (characters)", "Home", {"context_limit": 1_000}),
-    ("KEEP_RECENT min", "KEEP_RECENT (tool results)", "Home", {"context_limit": 1_000, "keep_recent": 0}),
-    ("CONTEXT_LIMIT max", "CONTEXT_LIMIT (characters)", "End", {"context_limit": 500_000, "keep_recent": 0}),
-    ("KEEP_RECENT +1", "KEEP_RECENT (tool results)", "ArrowRight", {"context_limit": 500_000, "keep_recent": 1}),
+    ("CONTEXT_LIMIT min", "CONTEXT_LIMIT (characters)", "Home", {"context_limit": _LOW}),
+    ("KEEP_RECENT min", "KEEP_RECENT (tool results)", "Home", {"context_limit": _LOW, "keep_recent": 0}),
+    ("CONTEXT_LIMIT max", "CONTEXT_LIMIT (characters)", "End", {"context_limit": _HIGH, "keep_recent": 0}),
+    ("KEEP_RECENT +1", "KEEP_RECENT (tool results)", "ArrowRight", {"context_limit": _HIGH, "keep_recent": 1}),
 ]
 
 

@@ -45,7 +45,8 @@ def command_export(args: argparse.Namespace) -> int:
     totals = result.totals
     acted = ", ".join(f"{name} {count:,}" for name, count in totals["acted"].items() if count) or "nothing"
     print(f"{args.file}: {strategy.spec.name} as {exported.form}; the replay at these settings: "
-          f"{totals['calls']:,} calls, {totals['summaries']:,} summaries, peak {totals['peak_tokens']:,} tokens; "
+          f"{totals['calls']:,} call{'' if totals['calls'] == 1 else 's'}, {totals['summaries']:,} "
+          f"summar{'y' if totals['summaries'] == 1 else 'ies'}, peak {totals['peak_tokens']:,} tokens; "
           f"acted: {acted}", file=sys.stderr)
     for note in exported.notes:
         print(f"note: {note}", file=sys.stderr)

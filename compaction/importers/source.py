@@ -70,8 +70,27 @@ def _check_size(size: int, label: str) -> None:
             where=label)
 
 
+NOT_TEXT = "this is not a text log: is it the right file?"
+_HEAD_BYTES = 4_096  # what a binary file shows at once: a NUL, or bytes that are not text at all
+_NOT_TEXT_SHARE = 0.05  # of the head's characters not UTF-8: an image, an archive, a database
+
+
+def not_text(data: bytes) -> bool:
+    """Whether `data` is no text at all (a .zip, a .gz, a picture, a UTF-16 file): a NUL in its head, or
+    a head of which more than 5 % is not UTF-8. One stray byte in a log is not that."""
+    head = data[:_HEAD_BYTES]
+    if b"\x00" in head:
+        return True
+    decoded = head.decode("utf-8", errors="replace")
+    return decoded.count("\ufffd") > max(1, _NOT_TEXT_SHARE * len(decoded))
+
+
 def decode_utf8(data: bytes, label: str) -> str:
-    """The text of `data`; else a ConversationError naming the first byte that is not UTF-8 (offset, line)."""
+    """The text of `data`; else a ConversationError saying it is no text at all, or naming the first byte
+    that is not UTF-8 (offset, line)."""
+    if not_text(data):
+        raise ConversationError(f"{NOT_TEXT} (it starts with the bytes {data[:4].hex(' ')}, not text)",
+                                where=label)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

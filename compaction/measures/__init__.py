@@ -26,6 +26,7 @@ from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.measures.fidelity import Fidelity
 from compaction.measures.fidelity import fidelity as log_fidelity  # the module keeps its name: no clash
 from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
+from compaction.measures.prices import bills_cache_writes
 from compaction.measures.probes import KIND_MEANING, MAX_SCORE, ProbeError, Prober, probe_score
 from compaction.measures.registry import MEASURES
 from compaction.measures.tradeoff import pareto_front
@@ -33,7 +34,8 @@ from compaction.measures.windows import LogWindow, log_window
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 
 __all__ = ["DEFAULT_PRICES", "DEFAULT_TOKEN_MODEL", "KINDS", "KIND_MEANING", "KIND_TITLES", "MAX_SCORE", "MEASURES",
-           "NOT_IN_LOG", "OTHER_TOOLS", "TOOL_RESULTS", "Composition", "Fidelity", "LogWindow", "PipelineLoss", "Prices",
-           "ProbeError", "Prober", "TokenModel", "call_composition", "compositions_along", "history_composition", "log_fidelity",
-           "log_window", "pareto_front", "pipeline_loss_of", "probe_score", "sent_composition", "uncompacted_along",
-           "uncompacted_call_composition", "uncompacted_composition"]
+           "NOT_IN_LOG", "OTHER_TOOLS", "TOOL_RESULTS", "Composition", "Fidelity", "LogWindow", "PipelineLoss",
+           "Prices", "ProbeError", "Prober", "TokenModel", "bills_cache_writes", "call_composition",
+           "compositions_along", "history_composition", "log_fidelity", "log_window", "pareto_front",
+           "pipeline_loss_of", "probe_score", "sent_composition", "uncompacted_along", "uncompacted_call_composition",
+           "uncompacted_composition"]

@@ -169,6 +169,13 @@ def family_row(model: str, by_family: dict):
     return None
 
 
+def bills_cache_writes(model: str | None) -> bool | None:
+    """Whether the provider of `model` bills writing the prompt cache (Anthropic, by lifetime), or only
+    bills cached input lower with no charge for writing it (OpenAI, Google); None off the table."""
+    row = price_for(model)
+    return None if row is None else row.cache_write_5m > row.input
+
+
 def _count(usage: dict, key: str) -> int:
     value = usage.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

@@ -7,6 +7,7 @@ Its modules are internal to the engine: the dashboard and other packages use the
 """
 
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.events import PersistedOutput
 from compaction.model.history import History, prepare
 from compaction.model.markers import COMPACTED_PREFIX, PLACEHOLDER, REACTIVE_PREFIX
 from compaction.model.messages import block_types, blocks, content_text, tool_results, tool_uses
@@ -16,5 +17,5 @@ from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.model.validity import PairProblem, is_waiting_call
 
 __all__ = ["COMPACTED_PREFIX", "DEFAULTS", "DEFAULT_TOKEN_MODEL", "HELP", "PLACEHOLDER", "REACTIVE_PREFIX", "Conversation",
-           "History", "LoadWarning", "PairProblem", "Prepared", "Settings", "TokenModel", "block_types", "blocks",
+           "History", "LoadWarning", "PairProblem", "PersistedOutput", "Prepared", "Settings", "TokenModel", "block_types", "blocks",
            "content_text", "is_waiting_call", "prepare", "tool_results", "tool_uses"]

@@ -137,9 +137,11 @@ def _reference_rows(reference: ReplayResult) -> dict[str, dict[str, str]]:
 
 
 def compare_frame(replays: dict[str, ReplayResult], columns: Sequence[MeasureColumn] = COLUMNS,
-                  trade_off: Sequence[str] = TRADE_OFF, references: bool = False) -> pd.DataFrame:
+                  trade_off: Sequence[str] = TRADE_OFF, references: bool = False,
+                  labels: dict[str, str] | None = None) -> pd.DataFrame:
     """One row per strategy, values written for people; the first column marks the best trade-offs.
-    `references` puts the log's own cost and no compaction first (the values they have; '–' elsewhere)."""
+    `references` puts the log's own cost and no compaction first (the values they have; '–' elsewhere).
+    `labels`: a strategy's name in its row, when not its short title (a parameter set by you beside it)."""
     reference = next(iter(replays.values()), None)
     # over a session no compaction gets through whole, "{compared}" and "{whole}" are the same calls: one column
     by_heading: dict[str, MeasureColumn] = {}
@@ -156,7 +158,8 @@ def compare_frame(replays: dict[str, ReplayResult], columns: Sequence[MeasureCol
         for label, values in _reference_rows(reference).items():
             table.append({"best trade-off": "", "strategy": label,
                           **{title: values.get(c.key, "–") for c, title in zip(columns, titles, strict=True)}})
-    table += [{"best trade-off": BEST if name in best else "", "strategy": STRATEGY_TITLES.get(name, name),
+    named = {name: (labels or {}).get(name) or STRATEGY_TITLES.get(name, name) for name in rows}
+    table += [{"best trade-off": BEST if name in best else "", "strategy": named[name],
                **{title: c.show(values[c.key]) for c, title in zip(columns, titles, strict=True)}}
               for name, values in rows.items()]
     return pd.DataFrame(table, columns=["best trade-off", "strategy", *titles])

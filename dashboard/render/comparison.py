@@ -42,7 +42,7 @@ def stop_headline(result: ReplayResult) -> str:
                 f"{result.model_window_tokens:,} tokens: the two are compared over all of them.")
     return (f"Without compaction the agent stops at call {stop + 1:,} of {total:,}: its prompt "
             f"({result.calls[stop].raw_tokens:,} tokens with the overhead) is over the model window of "
-            f"{result.model_window_tokens:,}, and the API answers 'prompt is too long'. Tokens, the share saved and "
+            f"{result.model_window_tokens:,}, and the model's API refuses it as too long. Tokens, the share saved and "
             f"costs are compared over {range_label(result)}, the calls both could make.")
 
 

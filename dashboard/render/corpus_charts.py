@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 from compaction.measures import MEASURES
 from compaction.model import DEFAULTS
 from compaction.replay import SweepResult
+from dashboard.render import heat_colors
 from dashboard.render.time_charts import MARGIN, cell_text
 from dashboard.render.tradeoff_chart import tradeoff_figure
 
@@ -26,14 +27,18 @@ def corpus_heatmap(sweep: dict, measure: str) -> go.Figure:
     custom = [[[cell_text(median, measure), cell_text(p90, measure), count]
                for median, p90, count in zip(median_row, p90_row, count_row, strict=True)]
               for median_row, p90_row, count_row in zip(medians, p90s, counts, strict=True)]
+    cells = [(r, c) for r in range(len(ys)) for c in range(len(xs))]
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if value is None else value for value in row] for row in medians], x=xs, y=ys,
-        text=text, texttemplate="%{text}", customdata=custom,
-        colorscale="Blues" if measure in MEASURES and MEASURES[measure].better == "higher" else "Blues_r",
-        colorbar={"title": {"text": "median"}},
+        text=text, customdata=custom, colorscale=heat_colors.scale(measure),
+        colorbar=heat_colors.colorbar(measure, "median"),
         hovertemplate=(f"{sweep['x']['name']} %{{x}}<br>{sweep['y']['name']} %{{y}}<br>{MEASURES[measure].label if measure in MEASURES else measure}"
                        "<br>median %{customdata[0]}, 90th percentile %{customdata[1]}<br>"
                        "over %{customdata[2]} sessions<extra></extra>")))
+    # each cell's text in the colour that reads on it (heat_colors), over the cell
+    figure.add_trace(go.Scatter(x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="text",
+                                text=[text[r][c] for r, c in cells], showlegend=False, hoverinfo="skip",
+                                textfont={"color": heat_colors.text_colors([medians[r][c] for r, c in cells], measure)}))
     figure.update_layout(height=480, margin=MARGIN,
                          xaxis={"title": sweep["x"]["name"].upper(), "type": "category"},
                          yaxis={"title": sweep["y"]["name"].upper(), "type": "category"})

@@ -35,6 +35,20 @@ COLUMN_KINDS = {title: "count" for title in (
     title: "share" for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")} | {
     title: "usd" for title in ("recorded cost (US$)", "cost with these settings (US$)", "cost without caching",
                                "recorded, with its subagents (US$)")} | {"first time": "time", "last time": "time"}
+# The columns shown until the person picks others: who, what it cost, what compaction does. All of them side
+# by side were some 3,300 to 6,500 pixels wide; the rest are one tick away (the Columns popover).
+SHOWN_FIRST = ("session", "project", "format", "model calls", "recorded cost (US$)", "cost with these settings (US$)",
+               "saved", "log's own compactions", "summaries")
+SHOWN_WHEN_FILLED = ("subagent of", "recorded from", "error")  # shown too when a row has something to say
+
+
+def default_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns the table shows first: SHOWN_FIRST, and those of SHOWN_WHEN_FILLED some row fills."""
+    filled = [title for title in SHOWN_WHEN_FILLED
+              if title in frame and frame[title].fillna("").astype(str).str.len().gt(0).any()]
+    return [title for title in frame.columns if title in SHOWN_FIRST or title in filled]
+
+
 UNREADABLE = "unreadable"
 FROM_TOTALS = "the run's totals (per call: estimated)"
 SUBAGENT_MARK = "↳ "

@@ -5,7 +5,7 @@ compaction at the recent growth per call."""
 import plotly.graph_objects as go
 
 from compaction.live import Forecast, LiveSession
-from dashboard.render.time_charts import BOUNDARY_COLOR, RECORDED_COLOR
+from dashboard.render.time_charts import BOUNDARY_COLOR, BOUNDARY_NAME, RECORDED_COLOR
 
 THRESHOLD_COLOR = "#e45756"
 WHAT_IF_COLOR = "#4c78a8"
@@ -34,10 +34,14 @@ def live_figure(session: LiveSession, agent: Forecast, what_if: Forecast | None 
                                     name="at the recent growth per call", mode="lines",
                                     line={"color": THRESHOLD_COLOR, "dash": "dot", "width": 1},
                                     hovertemplate="about call %{x}: %{y:,} tokens<extra></extra>"))
-    for compaction in session.compactions:
-        if compaction.calls_before >= start:
-            figure.add_vline(x=compaction.calls_before + 0.5, line={"color": BOUNDARY_COLOR, "width": 1.5})
     top = max([*session.calls.contexts(start), agent.threshold, *([what_if.threshold] if what_if else [])], default=1)
+    drawn = [compaction.calls_before + 0.5 for compaction in session.compactions if compaction.calls_before >= start]
+    for x in drawn:
+        figure.add_vline(x=x, line={"color": BOUNDARY_COLOR, "width": 1.5})
+    if drawn:  # the lines themselves have no legend entry: a marker on each, named once
+        figure.add_trace(go.Scatter(x=drawn, y=[top * 1.04] * len(drawn), mode="markers", name=BOUNDARY_NAME,
+                                    marker={"color": BOUNDARY_COLOR, "symbol": "triangle-down", "size": 10},
+                                    hovertemplate="the agent compacted after call %{x:.0f}<extra></extra>"))
     figure.update_layout(height=400, margin={"l": 10, "r": 10, "t": 10, "b": 10}, hovermode="closest",
                          legend={"orientation": "h", "y": -0.22}, xaxis_title="model call", yaxis_title="tokens",
                          yaxis_range=[0, top * 1.08])

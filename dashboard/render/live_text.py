@@ -3,8 +3,10 @@ newest calls as rows, and where the file was read (the offsets, so it can be see
 twice)."""
 
 from compaction.live import Call, Forecast, LiveSession
+from compaction.measures import bills_cache_writes
 
 TABLE_CALLS = 20
+READS_SHOWN = 5  # the newest reads named: the page rereads every 2 seconds, so a list of all would grow on
 
 
 def distance_sentence(forecast: Forecast) -> str:
@@ -32,16 +34,20 @@ def cost_sentence(forecast: Forecast) -> str | None:
     costs = forecast.costs
     if costs is None:
         return None
-    writes = "1-hour" if costs.lifetime == "1h" else "5-minute"
+    # in the words of the model's provider: a cache write by lifetime (Anthropic), or input sent once
+    # uncached that the provider caches with no charge for the write (OpenAI, Google)
+    if bills_cache_writes(costs.model) is False:
+        rest = f"sends the rest of the kept {forecast.kept_tokens:,} tokens uncached (cached with no charge for the write)"
+    else:
+        lifetime = "1-hour" if costs.lifetime == "1h" else "5-minute"
+        rest = f"writes the rest of the kept {forecast.kept_tokens:,} tokens to the cache ({lifetime} writes)"
     pays = "it never pays for itself at this context" if costs.pays_back_after_calls is None else \
         "it costs less from the first call" if costs.pays_back_after_calls == 0 else \
         f"it pays for itself after about {costs.pays_back_after_calls:,} calls"
-    read = costs.first_call_after_read_tokens
     return (f"The compaction's own call costs about ${costs.compaction_call_usd:,.4f}; the first call after it reads "
-            f"the system prompt and tools ({read:,} tokens) from the cache and writes the rest of the kept "
-            f"{forecast.kept_tokens:,} tokens ({writes} writes) for about "
-            f"${costs.first_call_after_usd:,.4f}, against ${costs.next_call_without_usd:,.4f} for the next call "
-            f"without compacting. Each later call then reads less, saving about "
+            f"the system prompt and tools ({costs.first_call_after_read_tokens:,} tokens) from the cache and {rest} "
+            f"for about ${costs.first_call_after_usd:,.4f}, against ${costs.next_call_without_usd:,.4f} for the next "
+            f"call without compacting. Each later call then reads less, saving about "
             f"${costs.saved_per_later_call_usd:,.4f}: {pays}. Priced as {costs.priced_by}.")
 
 
@@ -72,20 +78,23 @@ def calls_rows(session: LiveSession, count: int = TABLE_CALLS) -> list[dict]:
     return rows
 
 
-def reads_sentence(source) -> str:
-    """'Read 1: bytes 0 to 5,210 (12 new lines); read 2: bytes 5,210 to 7,730 (4 new lines).'"""
+def reads_sentence(source, shown: int = READS_SHOWN) -> str:
+    """'Reads of the file (the last 5 of 212, oldest first): read 208: bytes 0 to 5,210 (12 new lines); ...'"""
     if not source.reads:
         return "Nothing read yet."
     unit = source.unit
     parts = []
-    for read in source.reads:
+    newest = list(source.reads)[-shown:]
+    for read in newest:
         waiting = f", {read.partial:,} bytes of a line not finished" if read.partial else ""
         again = f", from the start again: {read.restarted}" if read.restarted else ""
         parts.append(f"read {read.number:,}: bytes {read.start:,} to {read.end:,} ({read.lines:,} new {unit}s"
                      f"{waiting}{again})")
-    first = source.reads[0].number
-    shown = f"the last {len(source.reads):,} reads" if first > 1 else "every read"
+    total = newest[-1].number
+    which = "every read" if total == len(newest) else \
+        f"the last {len(newest):,} of {total:,}; only reads that found something new are counted"
     whole = f" A {source.title} .json recording is rewritten whole at every message, so each read is the whole " \
         "file." if source.whole else ""
-    return (f"Reads of the file ({shown}, oldest first): " + "; ".join(parts) + ". Read from the start again: "
-            f"{source.restarts:,} time(s)." + whole)
+    again = f"{source.restarts:,} time{'s' if source.restarts != 1 else ''}"
+    return (f"Reads of the file ({which}, oldest first): " + "; ".join(parts) + f". Read from the start again: "
+            f"{again}." + whole)

@@ -60,8 +60,8 @@ def view_sentence(view: LogView, unit: str) -> str | None:
     if view.view is None:
         return None
     times = {1: "once", 2: "twice"}.get(view.compactions, f"{view.compactions:,} times")
-    summaries = (f"{len(view.left_out):,} summar{'y' if len(view.left_out) == 1 else 'ies'}" if view.left_out
-                 else "no summary of its own")
+    count = len(view.left_out)
+    summaries = "summary" if count == 1 else f"{count:,} summaries" if count else "no summary of its own"
     model = view.history.token_model
     if view.view == AFTER_LAST:
         first = next((origin for origin in view.history.origins if origin is not None), view.start)
@@ -70,5 +70,5 @@ def view_sentence(view: LogView, unit: str) -> str | None:
                 f"({describe(view.ahead_chars, unit, model)}) is sent ahead of them as it is: a summary is never "
                 "summarised again.")
     return (f"This log compacted itself {times}. The layers run on the whole history with the agent's own "
-            f"{summaries} left out (they exist only because it compacted, and a summary is never summarised "
-            "again).")
+            f"{summaries} left out ({'it exists' if count == 1 else 'they exist'} only because it compacted, and a "
+            "summary is never summarised again).")

@@ -7,8 +7,12 @@ from compaction.layers import FATES, PipelineResult, message_fates
 from dashboard.render.units import describe
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
+def plural(count: int, word: str) -> str:
+    """'1 summary', '6 summaries', '2 messages'."""
+    if count == 1:
+        return f"{count:,} {word}"
+    many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+    return f"{count:,} {many}"
 
 
 def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:
@@ -17,11 +21,11 @@ def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:
     model = result.stages[0].history.token_model
     sizes = {stage.layer: stage.size for stage in result.stages}
     counts = {stage.layer: stage.count for stage in result.stages}
-    captions = {"input": f"The conversation as loaded: {_plural(counts['input'], 'message')}, "
+    captions = {"input": f"The conversation as loaded: {plural(counts['input'], 'message')}, "
                          f"{describe(sizes['input'], unit, model)}."}
     if result.persisted:
         biggest = max(result.persisted, key=lambda event: event.chars)
-        captions["L3"] = (f"Saved {_plural(len(result.persisted), 'large tool output')} to disk (the largest, "
+        captions["L3"] = (f"Saved {plural(len(result.persisted), 'large tool output')} to disk (the largest, "
                           f"{biggest.tool}, was {describe(biggest.chars, unit, model)}) and kept only a "
                           f"{settings.preview_chars:,}-character preview of each in the conversation.")
     else:
@@ -30,17 +34,17 @@ def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:
                           f"then it saves outputs longer than PERSIST_THRESHOLD ({settings.persist_threshold:,}).")
     if result.snipped:
         dropped = sum(snipped.count for snipped in result.snipped)
-        captions["L1"] = (f"Dropped {_plural(dropped, 'message')} from the middle, keeping the first "
+        captions["L1"] = (f"Dropped {plural(dropped, 'message')} from the middle, keeping the first "
                           f"{settings.keep_head} (the task) and the newest ones, so at most "
                           f"{settings.max_messages:,} remain; a short marker says how many were cut.")
     else:
-        captions["L1"] = (f"Nothing snipped: {_plural(counts['L3'], 'message')} is not more than "
+        captions["L1"] = (f"Nothing snipped: {plural(counts['L3'], 'message')} is not more than "
                           f"max_messages ({settings.max_messages:,}).")
     if result.placeholders:
         freed = sum(event.original_chars for event in result.placeholders)
         messages = len({event.index for event in result.placeholders})
-        captions["L2"] = (f"Replaced {_plural(len(result.placeholders), 'old tool result')} in "
-                          f"{_plural(messages, 'message')} ({describe(freed, unit, model)} of output) with a one-line "
+        captions["L2"] = (f"Replaced {plural(len(result.placeholders), 'old tool result')} in "
+                          f"{plural(messages, 'message')} ({describe(freed, unit, model)} of output) with a one-line "
                           f"placeholder each; the newest {settings.keep_recent} tool results stay whole (KEEP_RECENT).")
     else:
         captions["L2"] = (f"No placeholders: every old tool result is among the newest {settings.keep_recent} "
@@ -81,22 +85,33 @@ def agent_title(conversation) -> str:
     return found.title if found else "The agent"
 
 
+TRIGGER_WORDS = {"auto": "automatically", "manual": "asked by the person"}
+
+
+def _how(boundary: dict) -> str:
+    """' (automatically, 167,091 tokens before)': what the log says of one compaction; '' when nothing."""
+    trigger = boundary.get("trigger")
+    parts = [TRIGGER_WORDS.get(trigger, trigger)] if isinstance(trigger, str) and trigger not in ("?", "unknown") \
+        else []
+    if isinstance(boundary.get("pre_tokens"), int):
+        parts.append(f"{boundary['pre_tokens']:,} tokens before")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def loading_notes(metadata: dict, agent: str = "The agent") -> list[str]:
     """What a loader learned about the file beyond its messages (an agent's session log: `agent` is its
     title), in plain words."""
     notes = []
     boundaries = metadata.get("compact_boundaries") or []
     if boundaries:
-        where = ", ".join(f"message {b.get('index')} of the loaded conversation ({b.get('trigger', '?')}"
-                          + (f", {b['pre_tokens']:,} tokens before" if isinstance(b.get("pre_tokens"), int) else "")
-                          + ")" for b in boundaries)
+        where = ", ".join(f"message {b.get('index')} of the loaded conversation" + _how(b) for b in boundaries)
         times = "once" if len(boundaries) == 1 else f"{len(boundaries)} times"
         notes.append(f"{agent} already compacted this session {times}: at {where}. "
                      "The summary it wrote is a message like any other here.")
     skipped = {"sidechain_lines_skipped": "line of a subagent (sidechain)",
                "branch_lines_skipped": "line of an abandoned branch (rewind)",
                "unknown_lines_skipped": "line of a kind the importer does not know"}
-    counts = [_plural(metadata[key], text.split(" ", 1)[0]) + " " + text.split(" ", 1)[1]
+    counts = [plural(metadata[key], text.split(" ", 1)[0]) + " " + text.split(" ", 1)[1]
               for key, text in skipped.items() if metadata.get(key)]
     if counts:
         notes.append("Left out: " + "; ".join(counts) + ".")

@@ -10,7 +10,7 @@ own usage at those prices (`recorded_cost_usd`), or the run's totals where the l
 from collections import Counter
 
 from compaction.importers import has_tokens, input_of
-from compaction.measures import DEFAULT_PRICES
+from compaction.measures import DEFAULT_PRICES, bills_cache_writes
 from compaction.replay import ReplayResult
 from dashboard.render.units import dollars
 
@@ -45,10 +45,23 @@ def priced_sentence(result: ReplayResult) -> str:
                          f"{DEFAULT_PRICES.cache_read:g}× the input price.", *notes])
     named = ", ".join(f"{model} ({calls:,} call{'s' if calls != 1 else ''})" for model, calls in models[:4])
     more = f" and {len(models) - 4:,} more" if len(models) > 4 else ""
-    lifetimes = totals["cache_lifetimes"]
-    cache = (" and ".join(LIFETIME_WORDS.get(name, name) for name in lifetimes) + " cache writes, as the log's"
-             if lifetimes else "5-minute cache writes (the log splits none)")
-    return " ".join([f"Priced as the log says: each call at its response's model, {named}{more}; {cache}.", *notes])
+    return " ".join([f"Priced as the log says: each call at its response's model, {named}{more}; "
+                     f"{cache_words(result, [model for model, _ in models])}.", *notes])
+
+
+def cache_words(result: ReplayResult, models: list[str]) -> str:
+    """How the cache was billed, in the words of the models' providers: writes by lifetime for a
+    provider that bills them, cached input at its lower price for one that does not."""
+    writes = {bills_cache_writes(model) for model in models}
+    lifetimes = result.totals["cache_lifetimes"]
+    written = (" and ".join(LIFETIME_WORDS.get(name, name) for name in lifetimes) + " cache writes, as the log's"
+               if lifetimes else "5-minute cache writes (the log splits none)")
+    cached = "cached input at its model's lower price, with no charge for writing the cache"
+    if writes == {False}:
+        return cached
+    if False in writes:
+        return f"{written} where the provider bills them, else {cached}"
+    return written
 
 
 def session_cost_text(result: ReplayResult) -> str:

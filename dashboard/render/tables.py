@@ -6,7 +6,8 @@ from collections.abc import Iterable
 import pandas as pd
 
 from compaction.layers import PipelineResult
-from compaction.model import History, block_types, tool_results, tool_uses
+from compaction.model import History, PersistedOutput, block_types, tool_results, tool_uses
+from compaction.replay import ReplayResult
 from compaction.storage import StoredOutput
 from dashboard.render.text import message_summary_line
 from dashboard.render.units import convert
@@ -76,6 +77,13 @@ def placeholder_frame(result: PipelineResult, unit: str) -> pd.DataFrame:
         "layer": event.layer,
     } for event in result.placeholders]
     return pd.DataFrame(rows, columns=["message", "tool", "tool_use_id", "original size", "placeholder", "layer"])
+
+
+def persisted_along(result: ReplayResult) -> dict[str, tuple[int, PersistedOutput]]:
+    """Per tool_use_id, the (0-based) call before which L3 persisted that output along the replay, and its
+    record: one pass of L3 sees only the newest message, the replay every message as it was the newest."""
+    return {event.tool_use_id: (record.call, event) for record in result.calls for event in record.events
+            if isinstance(event, PersistedOutput)}
 
 
 def persisted_frame(outputs: list[StoredOutput], in_conversation: set[str], unit: str) -> pd.DataFrame:

@@ -11,6 +11,7 @@ from compaction.measures import MEASURES
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay import ReplayResult, SweepResult
 from compaction.strategies import REGISTRY
+from dashboard.render import heat_colors
 from dashboard.render.charts import LIMIT_COLOR
 from dashboard.render.timeline import STRATEGY_TITLES, limit_tokens
 from dashboard.render.units import compact_number
@@ -36,7 +37,6 @@ STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_l
                    "as-recorded": RECORDED_COLOR}
 STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
-COLORBAR_UNITS = {"usd": "US$", "share": "share", "tokens": "tokens", "characters": "characters", "count": "count"}
 # behind a line's label: the lines crossing it (a compaction, where the histories part) pass behind, readable
 LABEL_BACKGROUND = "rgba(255, 255, 255, 0.85)"
 
@@ -84,13 +84,23 @@ def recorded_calls(result: ReplayResult) -> list:
     return [r for r in result.calls if r.measures and r.measures.recorded and r.measures.recorded.get("context_tokens")]
 
 
+def _line(name: str, bold: Sequence[str] | None, width: float = 2) -> dict:
+    """A strategy's line: thick when picked, thin and faint beside picked ones, as it is otherwise."""
+    if not bold:
+        return {"line": {"color": STRATEGY_COLORS.get(name), "width": width}}
+    if name in bold:
+        return {"line": {"color": STRATEGY_COLORS.get(name), "width": 4}}
+    return {"line": {"color": STRATEGY_COLORS.get(name), "width": 1.2}, "opacity": 0.45}
+
+
 def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
-                      context_limit: int | None = None) -> go.Figure:
+                      context_limit: int | None = None, bold: Sequence[str] | None = None) -> go.Figure:
     """Context sent per model call, one line per strategy (its short name in the legend, its full name
     on hover), beside the truth: what the agent really sent when its log recorded usage (the "as
     recorded" line) and where it compacted itself, and no compaction until the model window refuses it
     (where the agent would stop, as the table's no-compaction row counts). CONTEXT_LIMIT as a line when
-    given."""
+    given. `bold`: the strategies drawn thick, the others thin and faint (none: all alike); a click on a
+    name in the legend shows that line alone, a second click all of them."""
     figure = go.Figure()
     first = next(iter(replays.values()))
     runs = first.calls if first.raw_stop_call is None else first.calls[:first.raw_stop_call]
@@ -101,7 +111,7 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
     if recorded:
         figure.add_trace(go.Scatter(
             x=[r.call + 1 for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
-            mode="lines", name=RECORDED_NAME, line={"color": RECORDED_COLOR, "width": 3},
+            mode="lines", name=RECORDED_NAME, **_line("as-recorded", bold, width=3),
             hovertemplate=f"<b>{REGISTRY['as-recorded'].title}</b><br>call %{{x}}: %{{y:,}} tokens recorded in the "
                           "log<extra></extra>"))
     for name, result in replays.items():
@@ -110,7 +120,7 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
         title = REGISTRY[name].title if name in REGISTRY else name
         figure.add_trace(go.Scatter(
             x=[r.call + 1 for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
-            name=STRATEGY_TITLES.get(name, name), line={"color": STRATEGY_COLORS.get(name), "width": 2},
+            name=STRATEGY_TITLES.get(name, name), **_line(name, bold),
             hovertemplate=f"<b>{title}</b><br>call %{{x}}: %{{y:,}} tokens<extra></extra>"))
     peak = max([r.raw_tokens for r in runs] + [r.tokens for result in replays.values() for r in result.calls]
                + [r.measures.recorded["context_tokens"] for r in recorded], default=0)
@@ -126,7 +136,8 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
     log_compactions(figure, first, peak)
     figure.update_layout(height=480, margin=MARGIN, yaxis_title="context sent (tokens, with the overhead)",
                          yaxis_type="log" if log_scale else "linear", xaxis_title="model call",
-                         legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0})
+                         legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0,
+                                 "itemclick": "toggleothers", "itemdoubleclick": "toggle"})
     return figure
 
 
@@ -159,13 +170,13 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
     ys = list(y_labels) if len(y_labels) == len(result.y_values) else [f"{value:,}" for value in result.y_values]
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if v is None else v for v in row] for row in grid], x=xs, y=ys,
-        text=[[cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
-        colorscale="Blues" if MEASURES[measure].better == "higher" else "Blues_r", hoverinfo="skip",
-        colorbar={"title": {"text": COLORBAR_UNITS[MEASURES[measure].unit]},
-                  "tickformat": {"usd": "$,.2f", "share": ".0%"}.get(MEASURES[measure].unit, "~s")}))
+        text=[[cell_text(v, measure) for v in row] for row in grid],  # drawn by the cells' trace, in a colour each
+        colorscale=heat_colors.scale(measure), colorbar=heat_colors.colorbar(measure), hoverinfo="skip"))
     cells = [(r, c) for r in range(len(ys)) for c in range(len(xs))]
     figure.add_trace(go.Scatter(
-        x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="markers", customdata=cells,
+        x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="markers+text", customdata=cells,
+        textposition="middle center", texttemplate="%{text}",
+        textfont={"color": heat_colors.text_colors([grid[r][c] for r, c in cells], measure)},
         marker={"symbol": "square", "size": 28, "color": "rgba(0,0,0,0)"}, showlegend=False,
         selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
         text=[cell_text(grid[r][c], measure) for r, c in cells],

@@ -73,7 +73,7 @@ def baseline_sentence(result: ReplayResult) -> str | None:
         return None
     return (f"Without compaction the agent stops at call {stop + 1:,} of {len(result.calls):,}: its prompt "
             f"({result.calls[stop].raw_tokens:,} tokens) is over the model window of "
-            f"{result.model_window_tokens:,}, and the API answers 'prompt is too long'. The figures without "
+            f"{result.model_window_tokens:,}, and the model's API refuses it as too long. The figures without "
             "compaction count only the calls before it.")
 
 

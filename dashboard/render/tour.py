@@ -15,7 +15,7 @@ from compaction.model import (
     tool_uses,
 )
 from dashboard.render.charts import LIMIT_COLOR
-from dashboard.render.narrative import _plural
+from dashboard.render.narrative import plural
 from dashboard.render.units import compact_number
 
 # The tutorial's defaults but a CONTEXT_LIMIT low enough that L4 fires on the seed demo.
@@ -131,7 +131,7 @@ def blocks_figure(rows: list[tuple[str, History]], limit: int | None = None) -> 
 
 
 def row_label(title: str, history: History) -> str:
-    return f"{title}<br>{_plural(len(history), 'message')} · {compact_number(history.size)} chars"
+    return f"{title}<br>{plural(len(history), 'message')} · {compact_number(history.size)} chars"
 
 
 def tour_numbers(result: PipelineResult) -> dict[str, str]:
@@ -146,7 +146,7 @@ def tour_numbers(result: PipelineResult) -> dict[str, str]:
     return {
         "input_messages": f"{first.count:,}", "input_chars": compact_number(first.size),
         "input_tokens": compact_number(first.history.tokens), "input_reads": f"{max(reads - 1, 0):,}",
-        "biggest_output": compact_number(biggest), "persisted_count": _plural(len(result.persisted), "output"),
+        "biggest_output": compact_number(biggest), "persisted_count": plural(len(result.persisted), "output"),
         "preview_chars": f"{settings.preview_chars:,}", "persist_threshold": f"{settings.persist_threshold:,}",
         "l3_chars": compact_number(sizes["L3"]), "max_messages": f"{settings.max_messages:,}",
         "keep_head": f"{settings.keep_head:,}", "snipped_count": f"{sum(s.count for s in result.snipped):,}",

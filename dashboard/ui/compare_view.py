@@ -25,12 +25,16 @@ FOLLOWS_SIDEBAR = "pipeline"  # the same replay as the Replay page's: the sideba
 
 
 def parameters(chosen: list[str]) -> dict[str, dict]:
-    """Each chosen strategy's parameters from its popover; a bad combination is named and left out."""
+    """Each chosen strategy's parameters from its popover; a bad combination is named and left out. A
+    popover whose parameters were changed says so on its button."""
     found, problems = {}, {}
     with st.container(horizontal=True):
         for name in chosen:
             spec = REGISTRY[name]
-            with st.popover(f"{spec.label}", icon=":material/tune:", help=f"Parameters of {spec.title}"):
+            changed = sidebar_changes() if name == FOLLOWS_SIDEBAR else \
+                compare_form.changed(name, compare_form.values_now(name))
+            with st.popover(f"{spec.label} · changed" if changed else spec.label, icon=":material/tune:",
+                            help=f"Parameters of {spec.title}" + (" (some set by you)" if changed else "")):
                 st.markdown(f"**{spec.title}**  \n{spec.description}")
                 if name == FOLLOWS_SIDEBAR:
                     _sidebar_settings()
@@ -46,11 +50,47 @@ def parameters(chosen: list[str]) -> dict[str, dict]:
     return found
 
 
+def sidebar_changes() -> dict:
+    """The sidebar's settings that differ from the tutorial's, by their names (the pipeline's row)."""
+    current = state.settings()
+    return {SETTING_WORDS[spec.field].name: getattr(current, spec.field) for spec in state.SLIDERS
+            if getattr(current, spec.field) != spec.default}
+
+
+def row_labels(chosen: dict[str, dict]) -> dict[str, str]:
+    """Each strategy's name in the tables, with the parameters set by you beside it."""
+    labels = {}
+    for name, values in chosen.items():
+        changed = sidebar_changes() if name == FOLLOWS_SIDEBAR else compare_form.changed(name, values)
+        words = f" (set by you: {compare_form.changed_words(changed)})" if changed else ""
+        labels[name] = STRATEGY_TITLES.get(name, name) + words
+    return labels
+
+
+def catalog() -> None:
+    """Every strategy the registry has, by title, each in one line: what can be added above."""
+    with st.expander("Every strategy, in one line each"):
+        st.markdown("\n".join(f"- **{spec.label}** ({spec.title}): {spec.description}" for spec in REGISTRY.values()))
+
+
 def _sidebar_settings() -> None:
     current = state.settings()
-    lines = [f"- {SETTING_WORDS[spec.field].name}: {getattr(current, spec.field):,}" for spec in state.SLIDERS]
+    lines = [f"- {SETTING_WORDS[spec.field].name}: {getattr(current, spec.field):,}"
+             + (f" (set by you; the tutorial's: {spec.default:,})" if getattr(current, spec.field) != spec.default
+                else "") for spec in state.SLIDERS]
     st.markdown("Follows the sidebar, as the Replay and Tune pages do: move its sliders to change it.\n"
                 + "\n".join(lines))
+
+
+def bold_lines(place, names: list[str], format: str | None) -> list[str]:
+    """Which lines the chart draws thick: by default what the agent did and its own rule (for a log of an
+    agent that has one), else the tutorial pipeline; the reader picks others."""
+    preferred = compare_form.default_choice(format)[:2] if compare_form.own_preset(format) else \
+        ["as-recorded", FOLLOWS_SIDEBAR]
+    default = [name for name in preferred if name in names]
+    return place.pills("Draw in bold", names, default=default, format_func=compare_form.title,
+                       selection_mode="multi", key=compare_form.BOLD_KEY,
+                       help="The lines picked are drawn thick, the others thin and faint.") or []
 
 
 def replays(chosen: dict[str, dict]) -> dict[str, ReplayResult]:
@@ -63,10 +103,10 @@ def truth_headline(reference: ReplayResult) -> None:
     st.caption(session_cost_sentence(reference) + " " + priced_sentence(reference))
 
 
-def tables(results: dict[str, ReplayResult]) -> None:
+def tables(results: dict[str, ReplayResult], labels: dict[str, str] | None = None) -> None:
     reference = next(iter(results.values()))
     st.subheader("Tokens and cost")
-    st.table(compare_frame(results, COST_COLUMNS, references=True), hide_index=True)
+    st.table(compare_frame(results, COST_COLUMNS, references=True, labels=labels), hide_index=True)
     rows = f"**{THE_LOG}**: what the agent really paid, from its log's usage" \
         + (" (the run's totals: the log gives no call's own, so it has no figure over part of the calls)"
            if reference.totals["recorded_from_totals"] else "") + ". " \
@@ -76,7 +116,7 @@ def tables(results: dict[str, ReplayResult]) -> None:
                + (f" ({stop}: the agent stops there)" if stop else "") + ". "
                + " ".join(f"**{c.heading(reference)}**: {c.help}" for c in COST_COLUMNS))
     st.subheader("What the model loses")
-    st.table(compare_frame(results, LOSS_COLUMNS), hide_index=True)
+    st.table(compare_frame(results, LOSS_COLUMNS, labels=labels), hide_index=True)
     st.caption(f"{BEST} best trade-off: no other strategy here costs less over the whole session while losing "
                "fewer names and keeping as much of the tool output whole. "
                + " ".join(f"**{c.heading(reference)}**: {c.help}" for c in LOSS_COLUMNS))

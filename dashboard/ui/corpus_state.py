@@ -162,7 +162,8 @@ def run(what: str, files: list[SessionFile], current: Job) -> CorpusResult | Non
         cancel()
         st.error(literal(str(error)))
         return None
-    place = f"on the Dask cluster at {scheduler}" if scheduler else f"with {workers} worker process(es)"
+    processes = "1 worker process" if workers == 1 else f"{workers} worker processes"
+    place = f"on the Dask cluster at {scheduler}" if scheduler else f"with {processes}"
     bar = st.progress(0.0, text=f"Reading {len(files):,} sessions {place}…")
     stop = st.empty()
     stop.button("Cancel", on_click=cancel, key=f"sessions_cancel_{what}", icon=":material/cancel:")

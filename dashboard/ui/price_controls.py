@@ -5,7 +5,7 @@ state.remembered keeps their values while the other page is on show."""
 import streamlit as st
 
 from compaction.measures import DEFAULT_PRICES
-from dashboard.ui import state
+from dashboard.ui import per_file, state
 
 PRICE_CHOICES = {state.AS_LOGGED: "As the log says", state.OWN_PRICES: "Set your own"}
 PRICE_HELP = ("As the log says: each call at the price of the model its response names (the bundled price table, "
@@ -30,18 +30,22 @@ def window_and_prices() -> None:
     own = state.log_model_window()
     changed = state.model_window_changed()
     window_col.number_input("Model window (tokens)" + (" · changed" if changed else ""), 1_000, 10_000_000,
-                            state.model_window(), 1_000, key=state.model_window_key(), format="%d",
+                            state.model_window(), 1_000, key=state.MODEL_WINDOW_KEY, format="%d",
                             help="The most the model accepts in one call. Over it, the loop compacts reactively: "
                                  "it summarises all but the last messages and sends those. Without compaction "
                                  f"the agent stops at the first call over it. This log's own: {own.tokens:,} "
-                                 f"({own.source}). A value you type stays with this file.")
-    if changed:
-        window_col.caption(f"Changed from the log's {own.tokens:,}.")
+                                 f"({own.source}). A value you type is this file's: another file starts again "
+                                 "from its log's own.")
     modes = list(PRICE_CHOICES)
     choice_col.radio("Prices", modes, index=modes.index(state.price_mode()), format_func=PRICE_CHOICES.get,
                      key=state.PRICE_MODE_KEY, horizontal=True, help=PRICE_HELP)
+    window_note = per_file.set_by_you(state.model_window(), own.tokens, f"the log's own: {own.tokens:,}")
+    if window_note:
+        st.caption(f":orange[Model window: {window_note[0].lower()}{window_note[1:]}]")
     if state.price_mode() != state.OWN_PRICES:
         return
+    st.caption(":orange[Prices: set by you for this file] (default: as the log says). Another file starts again "
+               "from its log's prices.")
     prices = state.own_prices()
     for column, (name, label, step, help_text) in zip(st.columns(len(INPUTS)), INPUTS, strict=True):
         default = getattr(DEFAULT_PRICES, name)

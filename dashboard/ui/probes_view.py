@@ -9,7 +9,7 @@ from compaction.measures import KIND_MEANING, MAX_SCORE, ProbeError, Prober, pro
 from compaction.model import History
 from compaction.replay import CallRecord
 from dashboard.render.units import percent
-from dashboard.ui import state
+from dashboard.ui import api_key, state
 
 _PROBES = "_probe_results"
 
@@ -20,7 +20,7 @@ def probe_section(prepared: History, sent: History, record: CallRecord) -> None:
                    + "; ".join(f"{kind}: {meaning}" for kind, meaning in KIND_MEANING.items())
                    + "), answers them from what this call sent, and grades each answer against the full "
                    "conversation, 0 to 5. Three requests to the Anthropic API.")
-        has_key = bool(state.typed_key()) or state.environment_key()
+        has_key = bool(api_key.typed_key()) or api_key.environment_key()
         if not has_key:
             st.info("Needs an Anthropic API key: choose Claude as the L4 summariser in the sidebar and enter one, "
                     "or set ANTHROPIC_API_KEY.")
@@ -29,7 +29,7 @@ def probe_section(prepared: History, sent: History, record: CallRecord) -> None:
                      icon=":material/quiz:"):
             with st.spinner("Asking Claude…"):
                 try:
-                    probes = Prober(api_key=state.typed_key()).run(prepared.messages[:record.index], sent.messages)
+                    probes = Prober(api_key=api_key.typed_key()).run(prepared.messages[:record.index], sent.messages)
                 except ProbeError as error:
                     st.error(str(error))
                     return

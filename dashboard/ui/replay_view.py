@@ -12,6 +12,7 @@ from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
 from dashboard.render import comparison, tables, timeline
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
+from dashboard.render.narrative import plural
 from dashboard.render.price_words import (
     priced_sentence,
     session_cost_help,
@@ -20,7 +21,7 @@ from dashboard.render.price_words import (
 )
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, compact_number, dollars, percent
-from dashboard.ui import composition_view, state
+from dashboard.ui import composition_view, state, views
 from dashboard.ui.probes_view import probe_section
 
 CALL_KEY = "replay_call"
@@ -67,7 +68,7 @@ def headline(result: ReplayResult) -> None:
 
     st.markdown("###### What the log says, and what the model loses")
     calls_col, recorded_col, hit_col, blind_col, kept_col = st.columns(5)
-    calls_col.metric("Model calls", f"{totals['calls']:,}", f"{totals['summaries']:,} summaries", delta_color="off",
+    calls_col.metric("Model calls", f"{totals['calls']:,}", plural(totals["summaries"], "summary"), delta_color="off",
                      delta_arrow="off", help=f"One per assistant message. Summaries: L4 and reactive "
                                              f"({totals['reactive']:,} reactive).")
     recorded_col.metric("Recorded in the log", _tokens(totals["recorded_context_tokens"]),
@@ -77,7 +78,8 @@ def headline(result: ReplayResult) -> None:
                              "records its own." if totals["recorded_from_totals"] else
                         "The tokens every call of the log recorded (input + cache writes + cache reads), "
                         "with the agent's own compactions: what the agent really sent.")
-    hit_col.metric("Read from the cache", percent(totals["cache_hit_rate"]), f"{totals['cache_breaks']:,} calls broke it",
+    broke = f"{plural(totals['cache_breaks'], 'call')} broke it"
+    hit_col.metric("Read from the cache", percent(totals["cache_hit_rate"]), broke,
                    delta_color="off", delta_arrow="off",
                    help="Of the input tokens after the first call. A layer that rewrites something old (a "
                         "placeholder, a snip, a summary) makes every later token a cache write again.")
@@ -139,10 +141,10 @@ def call_section(result: ReplayResult) -> None:
     if record.blind_references:
         st.warning("This response named what the model no longer saw: "
                    + ", ".join(f"`{literal(term)}`" for term in record.blind_references), icon=":material/visibility_off:")
-    st.dataframe(tables.message_frame(history, unit), hide_index=True, width="stretch", height=320,
-                 column_config={"size": st.column_config.NumberColumn(f"size ({UNIT_LABELS[unit]})",
-                                                                      format="localized"),
-                                "first line": st.column_config.TextColumn(width="large")})
+    sent = tables.message_frame(history, unit)
+    st.dataframe(sent, hide_index=True, width="stretch", height=320, column_config=views.whole_columns(
+        sent, {"size": st.column_config.NumberColumn(f"size ({UNIT_LABELS[unit]})", format="localized")},
+        {"index": "count", "size": "count"}))
     st.caption("The messages sent at this call, as the loop had compacted them; 'index' is the position in what "
                "was sent.")
     composition_view.call_bars(result, record.call)

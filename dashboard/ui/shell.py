@@ -13,14 +13,36 @@ from dashboard.render.glossary import glossary_markdown
 from dashboard.render.html_report import report_html
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, UNITS
-from dashboard.ui import state
+from dashboard.ui import api_key, state
 from dashboard.ui.loading import DEFAULT_SAMPLE
 
 
 def slider(spec: state.SliderSpec) -> None:
-    st.slider(spec.label, spec.minimum, spec.maximum, spec.default, spec.step, key=spec.key, format="localized",
-              help=spec.help, bind="query-params")
-    st.caption(spec.effect)
+    """One setting: a slider of round values on a log scale, and below it a box for an exact value.
+
+    The box holds the value (its key is the setting's, bound to the URL: a link carries CONTEXT_LIMIT=5000);
+    it is drawn first, into the lower place, so the slider shows what a link or Tune just set."""
+    track, box = st.container(), st.container()
+    value = int(box.number_input(f"{spec.name}: exact value", spec.minimum, spec.maximum, spec.default, spec.box_step,
+                                 key=spec.key, format="%d", bind="query-params", label_visibility="collapsed",
+                                 help=f"Any whole number from {spec.minimum:,} to {spec.maximum:,}."))
+    scale_key = f"{spec.key}{SCALE_SUFFIX}"
+    st.session_state[scale_key] = value
+    track.select_slider(spec.label, spec.options(value), key=scale_key, format_func=_thousands, help=spec.help,
+                        on_change=_from_slider, args=(spec,))
+    changed = f":orange[Set by you; the tutorial's: {spec.default:,}.] " if value != spec.default else ""
+    box.caption(changed + spec.effect)
+
+
+SCALE_SUFFIX = "_scale"  # the slider's own key: its value is copied to the box's, which the pages read
+
+
+def _thousands(value: int) -> str:
+    return f"{value:,}"
+
+
+def _from_slider(spec: state.SliderSpec) -> None:
+    st.session_state[spec.key] = st.session_state[f"{spec.key}{SCALE_SUFFIX}"]
 
 
 def glossary_popover() -> None:
@@ -70,7 +92,7 @@ def share_note() -> None:
 
 def _take_typed_key() -> None:
     """Move the typed key out of the widget at once, so it is never drawn again."""
-    state.set_typed_key(st.session_state.get("claude_key_field", ""))
+    api_key.set_typed_key(st.session_state.get("claude_key_field", ""))
     st.session_state["claude_key_field"] = ""
 
 
@@ -82,15 +104,15 @@ def summarizer_controls() -> None:
                            "itself. Claude is asked only when you press the button below.")
     if choice != state.CLAUDE:
         return
-    if state.typed_key():
+    if api_key.typed_key():
         st.caption("An API key is set for your workspace only (kept in memory, never shown or saved).")
-        st.button("Forget the key", on_click=state.forget_typed_key)
-    elif state.environment_key():
+        st.button("Forget the key", on_click=api_key.forget_typed_key)
+    elif api_key.environment_key():
         st.caption("Using the key in the ANTHROPIC_API_KEY environment variable.")
     else:
         st.text_input("Anthropic API key", type="password", key="claude_key_field", on_change=_take_typed_key,
                       help="Used for your workspace only: never shown again, logged or written to disk.")
-    has_key = bool(state.typed_key()) or state.environment_key()
+    has_key = bool(api_key.typed_key()) or api_key.environment_key()
     if st.button("Summarise with Claude", disabled=not has_key, type="primary", icon=":material/smart_toy:",
                  key="summarise_with_claude",
                  help=f"Runs the pipeline again with {default_model()} writing the L4 summary."):

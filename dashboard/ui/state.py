@@ -22,6 +22,7 @@ from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
+from dashboard.ui import api_key, per_file
 from dashboard.ui.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared
 from dashboard.ui.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
 
@@ -33,6 +34,8 @@ PRICE_MODE_KEY = "PRICES"
 AS_LOGGED, OWN_PRICES = "log", "own"
 PRICE_KEYS = {"input": "PRICE_INPUT", "output": "PRICE_OUTPUT", "cache_write": "CACHE_WRITE",
               "cache_write_1h": "CACHE_WRITE_1H", "cache_read": "CACHE_READ"}
+# set for one file, never carried to the next (per_file.py; Compare's controls too)
+PER_FILE_KEYS = (MODEL_WINDOW_KEY, PRICE_MODE_KEY, *PRICE_KEYS.values())
 SUMMARIZER_KEY = "SUMMARIZER"
 LOG_VIEW_KEY = "LOG_VIEW"
 OFFLINE, CLAUDE = "offline", "claude"
@@ -43,7 +46,6 @@ _LOADED = "_loaded_conversation"
 _STORE = "_output_store"
 _RESULTS = "_pipeline_results"
 _CLAUDE_RESULTS = "_claude_results"
-_CLAUDE_KEY = "_claude_api_key"
 _REPLAYS = "_replays"
 _TOUR = "_tour_result"
 _LOSSES = "_pipeline_losses"
@@ -101,6 +103,9 @@ def loaded() -> Loaded:
 
 
 def set_loaded(conversation: Loaded) -> None:
+    """Show `conversation`; a new file starts from its own window, prices and Compare controls (per_file)."""
+    if conversation.key != loaded().key:
+        per_file.forget(PER_FILE_KEYS, st.session_state.setdefault(_SAVED_SETTINGS, {}))
     st.session_state[_LOADED] = conversation
 
 
@@ -161,21 +166,17 @@ def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
 
 
 def log_model_window() -> LogWindow:
-    """The loaded log's own window: as it names it, else its model's (measures/windows.py)."""
+    """The loaded log's own window: as it names it, else its model's (measures/windows.py). A file starts
+    from it; one the person types is that file's until another file is loaded (per_file.py)."""
     conversation = loaded().conversation
     return log_window(conversation.usage, conversation.metadata)
 
 
-def model_window_key() -> str:
-    """The window input's key for the loaded file: a window typed for one file stays with that file."""
-    return f"{MODEL_WINDOW_KEY}:{loaded().key}"
-
-
 def model_window() -> int:
-    """The model's context window in tokens (the Replay page's input, per file), for every page that
-    replays: what the person typed for this file, else the log's own."""
+    """The model's context window in tokens (the Replay page's input), for every page that replays: what
+    the person typed for this file, else the log's own."""
     default = log_model_window().tokens
-    value = remembered(model_window_key(), default)
+    value = remembered(MODEL_WINDOW_KEY, default)
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
 
 
@@ -204,8 +205,9 @@ def prices() -> Prices | None:
     return own_prices() if price_mode() == OWN_PRICES else None
 
 
-def _replay_store() -> OutputStore:
-    # apart from the Pipeline's files: a replay writes a transcript per summary
+def replay_store() -> OutputStore:
+    """Where replays write: apart from the Pipeline's files (a replay writes a transcript per summary, and
+    the outputs L3 persists along the session)."""
     return OutputStore(store().root / "replays")
 
 
@@ -221,7 +223,7 @@ def replay_result(strategy: str = "pipeline", histories: bool = True) -> ReplayR
     so its histories grow with the square of the session's length."""
     current_settings, window, current_prices = settings(), model_window(), prices()
     return _cached(_REPLAYS, _replay_key(strategy, histories),
-                   lambda: replay(history(), current_settings, store=_replay_store(), summarizer=OfflineSummarizer(),
+                   lambda: replay(history(), current_settings, store=replay_store(), summarizer=OfflineSummarizer(),
                                   model_window_tokens=window, strategy=strategy, keep_histories=histories, prices=current_prices))
 
 
@@ -234,7 +236,7 @@ def strategy_replay(name: str, params: dict) -> ReplayResult:
     step = build(name, params)  # checks the parameters before anything is cached
     current_prices = prices()
     key = (loaded().key, name, tuple(sorted(step.params.items())), window, str(store().root), current_prices)
-    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, store=_replay_store(), summarizer=OfflineSummarizer(),
+    return _cached(_STRATEGY_REPLAYS, key, lambda: replay(history(), DEFAULTS, store=replay_store(), summarizer=OfflineSummarizer(),
                                                           model_window_tokens=window, strategy=step, keep_histories=False, prices=current_prices),
                    size=_STRATEGY_CACHE_SIZE)
 
@@ -247,8 +249,8 @@ def replay_later() -> Callable[[], ReplayResult]:
         if cached is not None:
             return lambda: cached
     current_settings, window, current_prices = settings(), model_window(), prices()
-    prepared, replay_store = history(), _replay_store()
-    return lambda: replay(prepared, current_settings, store=replay_store, summarizer=OfflineSummarizer(), model_window_tokens=window,
+    prepared, store_of_replays = history(), replay_store()
+    return lambda: replay(prepared, current_settings, store=store_of_replays, summarizer=OfflineSummarizer(), model_window_tokens=window,
                           keep_histories=False, prices=current_prices)
 
 
@@ -291,29 +293,12 @@ def result() -> PipelineResult:
     return offline_result(current_settings)
 
 
-def set_typed_key(key: str) -> None:
-    """Keep a typed API key in this session's memory only."""
-    st.session_state[_CLAUDE_KEY] = key.strip() or None
-
-
-def typed_key() -> str | None:
-    return st.session_state.get(_CLAUDE_KEY)
-
-
-def forget_typed_key() -> None:
-    st.session_state.pop(_CLAUDE_KEY, None)
-
-
-def environment_key() -> bool:
-    return bool(os.environ.get("ANTHROPIC_API_KEY", "").strip())
-
-
 def run_with_claude() -> PipelineResult:
     """Run the pipeline with Claude writing the L4 summary (only on the user's explicit request)."""
     from compaction.summarizers import ClaudeSummarizer
 
     current_settings = settings()
-    summarizer = ClaudeSummarizer(api_key=typed_key(), max_tokens=current_settings.summary_max_tokens,
+    summarizer = ClaudeSummarizer(api_key=api_key.typed_key(), max_tokens=current_settings.summary_max_tokens,
                                   input_cap=current_settings.summary_input_cap)
     outcome = run_pipeline(pipeline_view().history, current_settings, store(), summarizer)
     remember(_CLAUDE_RESULTS, _pass_key(current_settings), outcome)

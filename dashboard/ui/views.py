@@ -6,6 +6,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from compaction.model import History
+from dashboard.render.grid_widths import column_px, shown
 from dashboard.render.text import message_full_text
 from dashboard.render.units import describe
 
@@ -45,3 +46,30 @@ def selected_row(event) -> int | None:
     """The position of the row selected in a st.dataframe with on_select, if any."""
     rows = getattr(getattr(event, "selection", None), "rows", None) or []
     return rows[0] if rows else None
+
+
+def whole_columns(frame, config: dict | None = None, kinds: dict[str, str] | None = None) -> dict:
+    """`config` (st.dataframe's column_config) with every column as wide as its widest value and its title
+    (grid_widths): left to itself the grid cuts a tool name to "exec_con…". A progress bar keeps its width."""
+    fitted = dict(config or {})
+    for title in frame.columns:
+        column = fitted.get(title)
+        column = dict(column) if isinstance(column, dict) else st.column_config.Column(column if isinstance(column, str)
+                                                                                         else None)
+        if (column.get("type_config") or {}).get("type") == "progress":
+            continue
+        kind = (kinds or {}).get(title, "text")
+        column["width"] = column_px(column.get("label") or str(title), {shown(value, kind) for value in frame[title]})
+        fitted[title] = column
+    return fitted
+
+
+def column_picker(frame, shown_first: list[str], key: str) -> list[str]:
+    """A 'Columns' popover of checkboxes, one per column of `frame` (those of `shown_first` ticked at first):
+    the columns a wide table shows."""
+    with st.popover(f"Columns ({len(frame.columns):,})", icon=":material/view_column:"):
+        st.caption("The table starts with who each session is, what it cost and what compaction does; tick any "
+                   "other column to add it.")
+        places = st.columns(3)
+        return [title for number, title in enumerate(frame.columns)
+                if places[number % 3].checkbox(str(title), value=title in shown_first, key=f"{key}_{title}")]

@@ -7,7 +7,7 @@ CLAUDE_SUMMARY = "Goal: finish hello.py. Files: src/module*.py read; data/dump.j
 
 def choose_claude_with_low_limit(at):
     at.radio(key="SUMMARIZER").set_value("claude").run()
-    at.slider(key="CONTEXT_LIMIT").set_value(5_000).run()
+    at.number_input(key="CONTEXT_LIMIT").set_value(5_000).run()
     return at
 
 

@@ -105,7 +105,8 @@ def test_a_deep_link_restores_the_strategies_and_their_parameters():
     assert at.multiselect(key="compare").value == ["hybrid", "anthropic-clear-tool-uses"]
     assert at.number_input(key="anthropic-clear-tool-uses.trigger").value == 1_000
     assert at.number_input(key="anthropic-clear-tool-uses.keep").value == 3  # not in the link: its default
-    assert table(at)["strategy"].tolist() == ["Hybrid (masking + late summary)", "API clear_tool_uses"]
+    assert table(at)["strategy"].tolist() == ["Hybrid (masking + late summary)",
+                                            "API clear_tool_uses (set by you: trigger 1,000)"]
     assert table(at).iloc[1][TOKENS] != RAW_TOKENS_SENT
 
 
@@ -120,8 +121,10 @@ def test_compare_follows_the_sidebar_and_sets_the_truth_beside_the_what_ifs(app)
     names = [trace.get("name") for trace in chart_spec(at)["data"]]
     assert RECORDED_NAME in names and BOUNDARY_NAME in names
     before = rows.loc["Tutorial pipeline", "summaries"]
-    at.sidebar.slider(key="CONTEXT_LIMIT").set_value(20_000).run()  # the pipeline row follows the sidebar
-    after = at.table[0].value.set_index("strategy").loc["Tutorial pipeline", "summaries"]
+    at.sidebar.number_input(key="CONTEXT_LIMIT").set_value(20_000).run()  # the pipeline row follows the sidebar
+    # the row says its setting is yours
+    after = at.table[0].value.set_index("strategy").loc["Tutorial pipeline (set by you: CONTEXT_LIMIT 20,000)",
+                                                         "summaries"]
     expected = replay(load_conversation(REPO / "sample_data" / "claude_code_long_session.jsonl"),
                       Settings(context_limit=20_000), keep_histories=False).totals["summaries"]
     assert after == f"{expected:,}" != before

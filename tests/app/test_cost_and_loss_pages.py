@@ -65,7 +65,7 @@ def test_a_claude_code_log_shows_what_the_agent_really_sent_and_where_it_would_s
 def test_a_call_that_named_what_it_no_longer_saw_lists_those_names(app):
     _load_sample(app, "realistic_session.json")
     for key, value in (("KEEP_RECENT", 0), ("MAX_MESSAGES", 10), ("CONTEXT_LIMIT", 2_000)):
-        app.slider(key=key).set_value(value).run()
+        app.number_input(key=key).set_value(value).run()
     at = open_page(app, "replay")
     assert not at.exception
     expected = replay(load_conversation(SAMPLES / "realistic_session.json"),

@@ -97,9 +97,9 @@ def test_tune_names_what_darker_means_without_better(app):
 
 
 def test_sliders_say_what_they_do_in_plain_words_first(app):
-    label = app.slider(key="CONTEXT_LIMIT").label
+    label = app.select_slider(key="CONTEXT_LIMIT_scale").label
     assert label == "Summarise when the history passes: CONTEXT_LIMIT (characters)"
-    assert app.slider(key="KEEP_RECENT").label == "Newest results kept whole: KEEP_RECENT (tool results)"
+    assert app.select_slider(key="KEEP_RECENT_scale").label == "Newest results kept whole: KEEP_RECENT (tool results)"
     captions = [caption.value for caption in app.sidebar.caption]
     assert "Lower: L4 summarises sooner." in captions
 
@@ -148,7 +148,7 @@ def deferred_downloads(monkeypatch):
 
 def test_the_pipeline_page_offers_the_report(app, deferred_downloads):
     at = open_page(app, "pipeline")
-    at.slider(key="CONTEXT_LIMIT").set_value(5_000).run()
+    at.number_input(key="CONTEXT_LIMIT").set_value(5_000).run()
     button = next(button for button in at.get("download_button") if button.proto.label == "Download report")
     make, mime, file_name = deferred_downloads[button.proto.deferred_file_id]
     assert (mime, file_name) == ("text/html", "seed_demo_report.html")

@@ -25,8 +25,8 @@ def test_tune_exports_the_pipeline_at_the_sidebars_settings(app):
     compile(module, "compaction_settings.py", "exec")
     assert "strategy='pipeline'" in client
     assert {"Download compaction_settings.py", "Download compacting_client.py"} <= set(downloads(at))
-    at.slider(key="CONTEXT_LIMIT").set_value(20_000).run()
-    at.slider(key="KEEP_RECENT").set_value(1).run()
+    at.number_input(key="CONTEXT_LIMIT").set_value(20_000).run()
+    at.number_input(key="KEEP_RECENT").set_value(1).run()
     module = blocks(at)[-2]
     assert "CONTEXT_LIMIT = 20_000" in module and "KEEP_RECENT = 1" in module
 

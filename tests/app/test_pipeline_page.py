@@ -20,7 +20,7 @@ def test_pipeline_page_starts_on_the_default_sample(app):
 def test_lower_context_limit_makes_l4_fire(app):
     at = open_page(app, "pipeline")
     assert waterfall_steps(at)["L4"] == 0
-    at.slider(key="CONTEXT_LIMIT").set_value(5_000).run()
+    at.number_input(key="CONTEXT_LIMIT").set_value(5_000).run()
     assert not at.exception
     steps = waterfall_steps(at)
     assert steps["L4"] < 0
@@ -32,9 +32,9 @@ def test_lower_context_limit_makes_l4_fire(app):
 
 def test_lower_keep_recent_gives_more_placeholders(app):
     at = open_page(app, "pipeline")
-    at.slider(key="KEEP_RECENT").set_value(10).run()
+    at.number_input(key="KEEP_RECENT").set_value(10).run()
     many_kept = waterfall_steps(at)["L2"], fate_counts(at)["placeholder"]
-    at.slider(key="KEEP_RECENT").set_value(1).run()
+    at.number_input(key="KEEP_RECENT").set_value(1).run()
     assert not at.exception
     few_kept = waterfall_steps(at)["L2"], fate_counts(at)["placeholder"]
     assert few_kept[0] < many_kept[0]  # L2 removes more
@@ -43,10 +43,10 @@ def test_lower_keep_recent_gives_more_placeholders(app):
 
 def test_lower_persist_threshold_persists_more(app):
     at = open_page(app, "pipeline")
-    at.slider(key="PERSIST_THRESHOLD").set_value(700_000).run()  # above the seed demo's 638 KB output
+    at.number_input(key="PERSIST_THRESHOLD").set_value(700_000).run()  # above the seed demo's 638 KB output
     assert waterfall_steps(at)["L3"] == 0
     assert "persisted" not in fate_counts(at)
-    at.slider(key="PERSIST_THRESHOLD").set_value(30_000).run()
+    at.number_input(key="PERSIST_THRESHOLD").set_value(30_000).run()
     assert not at.exception
     assert waterfall_steps(at)["L3"] < 0
     assert fate_counts(at)["persisted"] == 1
@@ -63,11 +63,11 @@ def test_unit_switch_shows_estimated_tokens(app):
 
 def test_reset_button_restores_the_tutorial_defaults(app):
     at = open_page(app, "pipeline")
-    at.slider(key="CONTEXT_LIMIT").set_value(5_000).run()
-    at.slider(key="KEEP_RECENT").set_value(0).run()
+    at.number_input(key="CONTEXT_LIMIT").set_value(5_000).run()
+    at.number_input(key="KEEP_RECENT").set_value(0).run()
     at.button(key="reset_settings").click().run()
-    assert at.slider(key="CONTEXT_LIMIT").value == 50_000
-    assert at.slider(key="KEEP_RECENT").value == 3
+    assert at.number_input(key="CONTEXT_LIMIT").value == 50_000
+    assert at.number_input(key="KEEP_RECENT").value == 3
     assert waterfall_steps(at)["L4"] == 0
 
 
@@ -76,8 +76,8 @@ def test_settings_come_from_the_link(tmp_path):
     at.query_params["CONTEXT_LIMIT"] = "5000"
     at.query_params["KEEP_RECENT"] = "1"
     at.run()
-    assert at.slider(key="CONTEXT_LIMIT").value == 5_000
-    assert at.slider(key="KEEP_RECENT").value == 1
+    assert at.number_input(key="CONTEXT_LIMIT").value == 5_000
+    assert at.number_input(key="KEEP_RECENT").value == 1
 
 
 def test_pipeline_page_runs_alone_with_default_settings():

@@ -126,7 +126,7 @@ def test_the_corpus_sweep_shows_median_and_p90_per_cell(sessions):
     sessions.button(key="sessions_sweep").click().run()
     assert not sessions.exception
     [bar] = [bar for bar in sessions.get("progress") if "Swept" in bar.proto.text]
-    assert bar.proto.text == "Swept 7 sessions with 1 worker process(es)."
+    assert bar.proto.text == "Swept 7 sessions with 1 worker process."
     heatmap = next(spec for i in range(len(sessions.get("plotly_chart")))
                    if (spec := chart_spec(sessions, i))["data"][0]["type"] == "heatmap")
     assert heatmap["data"][0]["x"] == ["5,000", "50,000"] and heatmap["data"][0]["y"] == ["0", "3"]

@@ -4,13 +4,9 @@ from compaction.generate import generate
 from compaction.replay.loop import replay
 from dashboard.render.time_charts import BOUNDARY_NAME
 from dashboard.render.units import compact_number
+from dashboard.ui.state import MODEL_WINDOW_KEY
 
 from .conftest import chart_spec, metrics, open_page
-
-
-def window_key(at) -> str:
-    """The model window input of the file on show (its key names the file)."""
-    return next(widget.key for widget in at.number_input if str(widget.key).startswith("MODEL_WINDOW:"))
 
 
 def test_replay_page_shows_the_totals(app):
@@ -42,7 +38,7 @@ def test_selecting_a_call_shows_its_history(app):
 
 def test_a_small_model_window_makes_reactive_compaction_fire(app):
     at = open_page(app, "replay")
-    at.number_input(key=window_key(at)).set_value(1_000).run()
+    at.number_input(key=MODEL_WINDOW_KEY).set_value(1_000).run()
     assert not at.exception
     assert int(next(m.delta for m in at.metric if m.label == "Model calls").split()[0]) > 0  # summaries
     lanes = [trace.get("name") for trace in chart_spec(at)["data"]]
@@ -89,13 +85,13 @@ def test_tour_reaches_the_recap_and_stops_there(app):
 def test_tune_apply_control_sets_the_sidebar(app):
     at = open_page(app, "tune")
     assert not at.exception
-    assert at.slider(key="CONTEXT_LIMIT").value == 50_000
+    assert at.number_input(key="CONTEXT_LIMIT").value == 50_000
     at.selectbox(key="tune_pick_x").set_value(1).run()  # CONTEXT_LIMIT 20,000
     at.selectbox(key="tune_pick_y").set_value(0).run()  # KEEP_RECENT 1
     at.button(key="tune_apply").click().run()
     assert not at.exception
-    assert at.slider(key="CONTEXT_LIMIT").value == 20_000
-    assert at.slider(key="KEEP_RECENT").value == 1
+    assert at.number_input(key="CONTEXT_LIMIT").value == 20_000
+    assert at.number_input(key="KEEP_RECENT").value == 1
     current = chart_spec(at)["data"][-1]
     assert current["name"] == "current settings" and current["customdata"] == [[0, 1]]
 
@@ -110,7 +106,7 @@ def test_tune_measure_and_bad_values(app):
     assert not at.get("plotly_chart")
 
 
-def test_the_window_is_the_logs_own_and_a_typed_one_stays_with_its_file():
+def test_the_window_is_the_logs_own_and_a_typed_one_stays_with_its_file_only():
     from pathlib import Path
 
     from .conftest import SAMPLES, start_app
@@ -118,13 +114,14 @@ def test_the_window_is_the_logs_own_and_a_typed_one_stays_with_its_file():
 
     codex = Path(__file__).resolve().parents[1] / "importers" / "cases" / "valid" / "codex_compaction.jsonl"
     at = open_page(upload(start_app(), codex.name, codex.read_bytes()), "replay")
-    window = at.number_input(key=window_key(at))
+    window = at.number_input(key=MODEL_WINDOW_KEY)
     assert window.value == 272_000 and "258,400" in window.help and "changed" not in window.label
     window.set_value(150_000).run()
-    assert "changed" in at.number_input(key=window_key(at)).label
-    assert any("Changed from the log's 272,000" in caption.value for caption in at.caption)
+    assert "changed" in at.number_input(key=MODEL_WINDOW_KEY).label
+    assert any("Model window: set by you for this file (the log's own: 272,000)" in caption.value
+               for caption in at.caption)
     claude = SAMPLES / "claude_code_session.jsonl"
     at = open_page(upload(open_page(at, "conversation"), claude.name, claude.read_bytes()), "replay")
-    assert at.number_input(key=window_key(at)).value == 200_000  # not the Codex log's 150,000
+    assert at.number_input(key=MODEL_WINDOW_KEY).value == 200_000  # not the Codex log's 150,000
     at = open_page(upload(open_page(at, "conversation"), codex.name, codex.read_bytes()), "replay")
-    assert at.number_input(key=window_key(at)).value == 150_000
+    assert at.number_input(key=MODEL_WINDOW_KEY).value == 272_000  # loaded again: its log's own, as Compare's controls

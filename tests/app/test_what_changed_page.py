@@ -28,7 +28,7 @@ def test_snipped_ranges_and_placeholders_match_the_engine(app):
 
 def test_low_context_limit_shows_the_offline_summary(app):
     at = open_page(app, "what_changed")
-    at.slider(key="CONTEXT_LIMIT").set_value(5_000).run()
+    at.number_input(key="CONTEXT_LIMIT").set_value(5_000).run()
     assert not at.exception
     text = at.markdown
     assert any("**Summariser:** offline" in element.value for element in text)

@@ -53,6 +53,61 @@ CELLS_ON_SCREEN = """() => {
 }"""
 
 
+# The grid draws on a canvas: what it draws is read from the data grid's own props (its columns with their
+# widths, and each cell's text as drawn), and each text measured in the grid's font.
+GRID = r"""
+element => {
+  const key = Object.keys(element).find(name => name.startsWith('__reactFiber$'));
+  for (let fiber = element[key]; fiber; fiber = fiber.return) {
+    const props = fiber.memoizedProps;
+    if (!props || !Array.isArray(props.columns) || typeof props.getCellContent !== 'function') continue;
+    const style = getComputedStyle(element);
+    const canvas = document.createElement('canvas').getContext('2d');
+    canvas.font = style.getPropertyValue('--gdg-base-font-style') + ' ' + style.getPropertyValue('--gdg-font-family');
+    const headerFont = style.getPropertyValue('--gdg-header-font-style') + ' ' + style.getPropertyValue('--gdg-font-family');
+    const columns = props.columns.map(column => ({title: column.title, width: column.width}));
+    const rows = [];
+    for (let row = 0; row < props.rows; row++) {
+      rows.push(props.columns.map((_, column) => {
+        const cell = props.getCellContent([column, row]);
+        const text = String(cell.displayData ?? (cell.data && cell.data.displayDate) ?? cell.copyData ?? '');
+        return {text, width: canvas.measureText(text).width, progress: cell.kind === 'custom'};
+      }));
+    }
+    canvas.font = headerFont;
+    columns.forEach(column => { column.titleWidth = canvas.measureText(column.title).width; });
+    return {columns, rows};
+  }
+  return null;
+}
+"""
+GRID_PADDING = 8  # the grid's cell padding, each side
+
+
+# a title or a cell drawn wider than its column less the padding; the selection boxes have no title, and a
+# progress bar draws its figure inside the bar
+CUT_CELLS = f"""scroller => {{
+  const grid = ({GRID})(scroller);
+  if (!grid) return {{cut: ['a data grid without its props'], cells: 0}};
+  const cut = grid.columns.flatMap((column, index) => !column.title ? [] : [
+    ...(column.titleWidth + 2 * {GRID_PADDING} > column.width ? [`title '${{column.title}}'`] : []),
+    ...grid.rows.map(row => row[index])
+      .filter(cell => !cell.progress && cell.width + 2 * {GRID_PADDING} > column.width)
+      .map(cell => `${{column.title}}: '${{cell.text.slice(0, 80)}}' (${{Math.ceil(cell.width)}} px in ${{column.width}})`)]);
+  return {{cut, cells: grid.rows.length * grid.columns.length}};
+}}"""
+
+
+def cut_cells(page) -> tuple[list[str], int]:
+    """Every value or title that some st.dataframe on the page draws wider than its column, and how many
+    cells were measured."""
+    cut, cells = [], 0
+    for grid in page.locator("[data-testid='stDataFrame'] .dvn-scroller").all():
+        found = grid.evaluate(CUT_CELLS)
+        cut, cells = cut + found["cut"], cells + found["cells"]
+    return cut, cells
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

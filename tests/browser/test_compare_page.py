@@ -41,7 +41,7 @@ def test_names_whole_a_parameter_in_the_url_and_the_link_restoring_it(app_page):
     did = app_page.locator("li", has_text="API clear_tool_uses: ")  # under "What each did"
     expect(row).to_contain_text("450,041")  # nothing cleared at the default trigger
     expect(did).to_contain_text("nothing: the session stayed under its thresholds")
-    app_page.get_by_role("button", name="API clear_tool_uses").click()
+    app_page.get_by_test_id("stPopoverButton").filter(has_text="API clear_tool_uses", visible=True).click()
     trigger = app_page.get_by_role("spinbutton", name="trigger (tokens)")
     trigger.fill("1000")
     trigger.press("Enter")
@@ -60,7 +60,11 @@ def test_names_whole_a_parameter_in_the_url_and_the_link_restoring_it(app_page):
     expect(restored).to_contain_text("old tool results cleared in this request")
     # no compaction, the reference, above the strategies (the demo records no usage: no row for its cost)
     expect(fresh.locator(TABLE).locator("tbody tr")).to_have_count(1 + len(DEFAULT_CHOICE))
-    fresh.get_by_role("button", name="API clear_tool_uses").click()
+    popover = fresh.get_by_test_id("stPopoverButton").filter(has_text="API clear_tool_uses", visible=True)
+    expect(popover).to_contain_text("API clear_tool_uses · changed")  # the parameter set by you says so
+    expect(fresh.locator(TABLE).locator("td", has_text="API clear_tool_uses (set by you: trigger 1,000)")
+           ).to_have_count(1)
+    popover.click()
     expect(fresh.get_by_role("spinbutton", name="trigger (tokens)")).to_have_value("1000")
     no_exception(fresh)
     screenshot(fresh, "compare_deep_link")

@@ -42,12 +42,12 @@ def test_slider_moved_with_the_keyboard_changes_the_chart(app_page):
     expect(l4_tick).to_contain_text("not triggered")
     slider = app_page.get_by_role("slider", name="CONTEXT_LIMIT (characters)")
     slider.focus()
-    app_page.keyboard.press("Home")  # the smallest CONTEXT_LIMIT: 1,000 characters
+    app_page.keyboard.press("Home")  # the slider's smallest CONTEXT_LIMIT: 2,000 characters
     wait_idle(app_page)
     expect(l4_tick).not_to_contain_text("not triggered")
     expect(l4_tick).to_contain_text("−")
     expect_l4_fired(app_page)
-    expect(app_page).to_have_url(re.compile(r"CONTEXT_LIMIT=1000"))
+    expect(app_page).to_have_url(re.compile(r"CONTEXT_LIMIT=2000"))
     no_exception(app_page)
 
 
@@ -69,8 +69,9 @@ def test_shared_link_opens_the_same_page_and_settings_on_a_fresh_server(page):
         page.goto(f"{server.url}/pipeline?CONTEXT_LIMIT=5000&KEEP_RECENT=1")
         wait_idle(page)
         expect(page.locator("h1", has_text="Pipeline")).to_be_visible()
-        expect(page.get_by_role("slider", name="CONTEXT_LIMIT (characters)")).to_have_value("5000")
-        expect(page.get_by_role("slider", name="KEEP_RECENT (tool results)")).to_have_value("1")
+        expect(page.get_by_role("spinbutton", name="CONTEXT_LIMIT: exact value")).to_have_value("5000")
+        expect(page.get_by_role("spinbutton", name="KEEP_RECENT: exact value")).to_have_value("1")
+        expect(page.get_by_test_id("stSidebar").get_by_test_id("stSliderThumbValue").first).to_have_text("5,000")
         expect_l4_fired(page)
         expect(page.get_by_text("Page not found")).to_have_count(0)
         expect(page.locator("[data-testid='stSidebarNav']")).to_contain_text("Guided tour")  # the app's navigation

@@ -134,11 +134,10 @@ def test_compare_shows_the_log_beside_the_what_ifs_and_follows_the_sidebar(log_o
     compared = f"tokens sent, calls 1–{totals['compared_calls']:,}"
     assert rows["Tutorial pipeline"][compared] == f"{totals['tokens_sent_compared']:,}"
 
-    keep_recent = page.get_by_role("slider", name="KEEP_RECENT (tool results)")
-    keep_recent.focus()
+    page.get_by_role("slider", name="KEEP_RECENT (tool results)").focus()
     page.keyboard.press("Home")  # 3 -> 0: no tool result kept whole
     wait_idle(page)
-    expect(keep_recent).to_have_value("0")
+    expect(page.get_by_role("spinbutton", name="KEEP_RECENT: exact value")).to_have_value("0")
     moved = engine(path, keep_recent=0)
     assert moved["tokens_sent_compared"] != totals["tokens_sent_compared"]
     row = page.locator("[data-testid='stTable']").first.locator("tr", has_text="Tutorial pipeline")
@@ -173,7 +172,7 @@ def test_a_tune_cell_click_survives_apply_to_the_sidebar(app_page):
     column, row = 3, 2  # 80,000 tokens and max_messages 200: not the sidebar's cell
     x_tick = settled_box(heatmap.locator("g.xtick text").nth(column))
     y_tick = settled_box(heatmap.locator("g.ytick text").nth(row))
-    context_limit = page.get_by_role("slider", name="CONTEXT_LIMIT (characters)")
+    context_limit = page.get_by_role("spinbutton", name="CONTEXT_LIMIT: exact value")
     expect(context_limit).to_have_value("50000")
     page.mouse.click(x_tick["x"] + x_tick["width"] / 2, y_tick["y"] + y_tick["height"] / 2)
     wait_idle(page)

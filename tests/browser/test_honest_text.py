@@ -5,7 +5,7 @@ file is accepted by the upload."""
 from pathlib import Path
 
 import pytest
-from browser_helpers import REPO_ROOT, load_sample, metric, open_nav_page, upload, wait_idle
+from browser_helpers import REPO_ROOT, cut_cells, load_sample, metric, open_nav_page, upload, wait_idle
 from browser_helpers import expect_no_exception as no_exception
 from playwright.sync_api import expect
 
@@ -47,7 +47,7 @@ def test_no_page_cuts_a_value(app_page, generated_log, log):
     else:
         path = generated_log
         upload(page, generated_log)
-    checked = 0
+    checked = grid_cells = 0
     for link, title in PAGES.items():
         open_nav_page(page, link, title)
         if link in ("Replay", "Compare", "Tune"):  # their values come after the replays and the sweep
@@ -55,8 +55,12 @@ def test_no_page_cuts_a_value(app_page, generated_log, log):
             wait_idle(page)
         no_exception(page)
         assert cut_texts(page) == [], link
+        cut, cells = cut_cells(page)
+        assert cut == [], link  # and no table's cell or title
         checked += page.locator(VALUES).count()
+        grid_cells += cells
     assert checked > 120  # metrics, cells and boxes were there to check (Compare starts from five strategies)
+    assert grid_cells > 500  # the message tables of Conversation, What changed and Replay
     # the measure boxes of Tune name their choice whole, and its slider values have their separators
     open_nav_page(page, "Tune", "Tune")
     expect(page.get_by_role("combobox", name="Measure")).to_have_value("Cost with prompt caching (US$)")

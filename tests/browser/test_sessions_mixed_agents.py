@@ -2,45 +2,31 @@
 2.1's subagents/ folder), Codex CLI and Gemini CLI sessions: every row drawn with its format, calls and
 recorded cost, each subagent under its session, every text whole, and a subagent opened with a click."""
 
+import re
+
 import pytest
-from browser_helpers import OUTPUT_DIR, expect_no_exception, open_nav_page, read_folder, screenshot, wait_idle
+from browser_helpers import (
+    GRID,
+    GRID_PADDING,
+    OUTPUT_DIR,
+    expect_no_exception,
+    open_nav_page,
+    read_folder,
+    screenshot,
+    wait_idle,
+)
 from playwright.sync_api import expect
 
 from compaction.corpus import analyse, discover
+from dashboard.render.corpus_tables import COLUMN_KINDS, sessions_frame
+from dashboard.render.grid_widths import fitting_widths
 from tests.corpus.test_subagents import MIXED, SHOP
 
 pytestmark = pytest.mark.browser
 ROW_HEIGHT = 35  # st.dataframe's default row height, the header row included
 
-# The grid draws on a canvas: what it draws is read from the data grid's own props (its columns with their
-# widths, and each cell's text as drawn), and each text measured in the grid's font.
-GRID = r"""
-element => {
-  const key = Object.keys(element).find(name => name.startsWith('__reactFiber$'));
-  for (let fiber = element[key]; fiber; fiber = fiber.return) {
-    const props = fiber.memoizedProps;
-    if (!props || !Array.isArray(props.columns) || typeof props.getCellContent !== 'function') continue;
-    const style = getComputedStyle(element);
-    const canvas = document.createElement('canvas').getContext('2d');
-    canvas.font = style.getPropertyValue('--gdg-base-font-style') + ' ' + style.getPropertyValue('--gdg-font-family');
-    const headerFont = style.getPropertyValue('--gdg-header-font-style') + ' ' + style.getPropertyValue('--gdg-font-family');
-    const columns = props.columns.map(column => ({title: column.title, width: column.width}));
-    const rows = [];
-    for (let row = 0; row < props.rows; row++) {
-      rows.push(props.columns.map((_, column) => {
-        const cell = props.getCellContent([column, row]);
-        const text = String(cell.displayData ?? (cell.data && cell.data.displayDate) ?? cell.copyData ?? '');
-        return {text, width: canvas.measureText(text).width};
-      }));
-    }
-    canvas.font = headerFont;
-    columns.forEach(column => { column.titleWidth = canvas.measureText(column.title).width; });
-    return {columns, rows};
-  }
-  return null;
-}
-"""
-PADDING = 8  # the grid's cell padding, each side
+def drawn_columns(page) -> list[dict]:
+    return page.locator("[data-testid='stDataFrame'] .dvn-scroller").first.evaluate(GRID)["columns"]
 
 
 def drawn_table(page) -> list[dict[str, dict]]:
@@ -49,9 +35,9 @@ def drawn_table(page) -> list[dict[str, dict]]:
     for column, cells in zip(grid["columns"], zip(*grid["rows"], strict=True), strict=True):
         if not column["title"]:
             continue  # the selection boxes
-        assert column["titleWidth"] + 2 * PADDING <= column["width"], column
+        assert column["titleWidth"] + 2 * GRID_PADDING <= column["width"], column
         for cell in cells:
-            assert cell["width"] + 2 * PADDING <= column["width"], (column["title"], cell["text"], column["width"])
+            assert cell["width"] + 2 * GRID_PADDING <= column["width"], (column["title"], cell["text"], column["width"])
     return [dict(zip(titles, row, strict=True)) for row in grid["rows"]]
 
 
@@ -60,6 +46,15 @@ def test_mixed_agents_rows_whole_with_format_calls_and_recorded_cost(app_page):
     read_folder(page, MIXED, 8)
     screenshot(page, "sessions_mixed_agents")
 
+    # the table starts narrow, with who each session is and what it cost; the rest is one tick away
+    shown = [column["title"] for column in drawn_columns(page)]
+    assert "path" not in shown and {"session", "format", "recorded cost (US$)", "subagent of"} <= set(shown)
+    every_column = sum(fitting_widths(sessions_frame(analyse(discover(MIXED)).rows), COLUMN_KINDS).values())
+    assert sum(column["width"] for column in drawn_columns(page)) < every_column / 2  # 2,248 px of 6,000 or so
+    page.get_by_role("button", name=re.compile(r"^Columns")).click()
+    page.get_by_test_id("stCheckbox").filter(has_text=re.compile("^path$")).click()
+    wait_idle(page)
+    page.keyboard.press("Escape")
     drawn = drawn_table(page)  # every title and every value fits its column
     page.locator("[data-testid='stDataFrame']").first.screenshot(path=str(OUTPUT_DIR / "sessions_mixed_agents_table.png"))
     rows = analyse(discover(MIXED)).rows

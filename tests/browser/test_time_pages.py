@@ -50,8 +50,8 @@ def test_tour_steps_forward_and_back(app_page):
 
 def test_heatmap_click_sets_the_sidebar(app_page):
     open_tune(app_page)
-    context_limit = app_page.get_by_role("slider", name="CONTEXT_LIMIT (characters)")
-    keep_recent = app_page.get_by_role("slider", name="KEEP_RECENT (tool results)")
+    context_limit = app_page.get_by_role("spinbutton", name="CONTEXT_LIMIT: exact value")
+    keep_recent = app_page.get_by_role("spinbutton", name="KEEP_RECENT: exact value")
     expect(context_limit).to_have_value("50000")
     plot_area = app_page.locator("[data-testid='stPlotlyChart'] .nsewdrag").first
     box = settled_box(plot_area)

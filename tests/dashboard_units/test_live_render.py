@@ -7,6 +7,7 @@ from compaction.live.forecast import forecast
 from compaction.live.rules import rule_for
 from dashboard.render.live_chart import live_figure
 from dashboard.render.live_text import calls_rows, distance_sentence, forecast_sentences, reads_sentence
+from dashboard.render.time_charts import BOUNDARY_NAME
 from tests.live.growing import CASES
 
 
@@ -59,7 +60,7 @@ def test_the_reads_say_where_each_started_and_ended(follower):
     first, second = follower.source.reads
     assert f"read 1: bytes 0 to {first.end:,} (20 new lines)" in text
     assert f"read 2: bytes {first.end:,} to {second.end:,}" in text
-    assert text.endswith("Read from the start again: 0 time(s).")
+    assert text.endswith("Read from the start again: 0 times.")
 
 
 def test_the_chart_draws_the_calls_the_thresholds_and_the_compaction(follower):
@@ -71,3 +72,20 @@ def test_the_chart_draws_the_calls_the_thresholds_and_the_compaction(follower):
     assert "the agent compacts here: Claude Code 2.1.128" in names
     assert "the what-if compacts here: Codex CLI" in names
     assert [shape.x0 for shape in figure.layout.shapes] == [8.5]  # the compaction, after call 8
+    assert BOUNDARY_NAME in names  # named in the legend
+
+
+def test_the_reads_name_only_the_newest_few_and_say_so(follower):
+    text = reads_sentence(follower.source, shown=1)
+    last = follower.source.reads[-1]
+    assert text.startswith(f"Reads of the file (the last 1 of {last.number:,}; only reads that found something new")
+    assert f"read {last.number:,}: bytes {last.start:,} to {last.end:,}" in text and "read 1:" not in text
+
+
+def test_an_openai_models_cost_is_told_in_its_providers_words():
+    # a Codex CLI rollout of gpt-5.4-mini: OpenAI bills cached input lower and charges nothing to write it
+    codex = Follower(CASES.parent.parent / "importers" / "cases" / "valid" / "codex_compaction.jsonl")
+    codex.poll()
+    sentence = forecast_sentences(codex.forecast())[-1]
+    assert "uncached (cached with no charge for the write)" in sentence
+    assert "5-minute" not in sentence and "1-hour" not in sentence

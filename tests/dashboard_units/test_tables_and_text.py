@@ -85,15 +85,20 @@ def test_loading_notes_tell_what_a_claude_code_session_carried():
     notes = loading_notes({"compact_boundaries": [{"index": 23, "trigger": "auto", "pre_tokens": 154312}],
                            "sidechain_lines_skipped": 4, "unknown_lines_skipped": 1}, "Claude Code")
     assert notes == [
-        "Claude Code already compacted this session once: at message 23 of the loaded conversation (auto, "
-        "154,312 tokens before). "
+        "Claude Code already compacted this session once: at message 23 of the loaded conversation "
+        "(automatically, 154,312 tokens before). "
         "The summary it wrote is a message like any other here.",
         "Left out: 4 lines of a subagent (sidechain); 1 line of a kind the importer does not know.",
     ]
     assert loading_notes({}) == []
     odd = loading_notes({"compact_boundaries": [{"index": 5, "trigger": "manual", "pre_tokens": "lots"}]})
     assert odd[0].startswith("The agent already compacted this session once: at message 5 of the loaded "
-                             "conversation (manual). ")  # a count that is not a number is left out
+                             "conversation (asked by the person). ")  # a count that is not a number is left out
+    # a trigger the log does not name is not written as "unknown" (a Codex CLI compaction)
+    codex = loading_notes({"compact_boundaries": [{"index": 111, "trigger": "unknown", "pre_tokens": 213_218}]},
+                          "Codex CLI")
+    assert codex[0].startswith("Codex CLI already compacted this session once: at message 111 of the loaded "
+                               "conversation (213,218 tokens before). ")
 
 
 def test_literal_shows_markdown_and_links_as_typed():

@@ -89,6 +89,18 @@ def test_strategies_figure_has_one_line_per_strategy():
     assert "CONTEXT_LIMIT ≈ 12.5 K tokens with the overhead" in [note.text for note in with_limit.layout.annotations]
 
 
+def test_strategies_figure_draws_the_picked_lines_thick_and_the_others_faint():
+    replays = {name: replay(SEED_DEMO, strategy=name) for name in ("pipeline", "masking", "summary_keep_last")}
+    figure = strategies_figure(replays, bold=["masking"])
+    lines = {trace.name: trace for trace in figure.data[1:]}
+    assert lines[REGISTRY["masking"].label].line.width == 4 and lines[REGISTRY["masking"].label].opacity is None
+    for name in ("pipeline", "summary_keep_last"):
+        assert lines[REGISTRY[name].label].line.width < 2 and lines[REGISTRY[name].label].opacity < 1
+    assert figure.layout.legend.itemclick == "toggleothers"  # a name clicked shows its line alone
+    alike = strategies_figure(replays)
+    assert {trace.line.width for trace in alike.data[1:]} == {2}
+
+
 def test_sweep_heatmap_cells_are_clickable_and_the_current_one_marked(small_sweep):
     figure = sweep_heatmap(small_sweep, "summaries", "Summaries written", current=(1, 1))
     heatmap, cells, current = figure.data
@@ -99,6 +111,27 @@ def test_sweep_heatmap_cells_are_clickable_and_the_current_one_marked(small_swee
     share = sweep_heatmap(small_sweep, "tool_output_kept", "kept")
     assert all(text.endswith("%") for row in share.data[0].text for text in row)
     assert len(share.data) == 2  # no current marker when the settings are not on the grid
+
+
+def test_heatmap_colour_bars_name_their_unit_and_cell_text_reads_on_its_cell(small_sweep):
+    from plotly.colors import sample_colorscale
+
+    from dashboard.render.heat_colors import DARK_TEXT, LIGHT_TEXT, _luminance
+
+    cost = sweep_heatmap(small_sweep, "cost_usd", "Cost")
+    assert cost.data[0].colorbar.title.text == "US$" and cost.data[0].colorbar.tickformat == "$,.2f"
+    assert sweep_heatmap(small_sweep, "tool_output_kept", "kept").data[0].colorbar.tickformat == ".0%"
+    assert sweep_heatmap(small_sweep, "summaries", "n").data[0].colorbar.title.text == "summaries"
+    heat, cells = cost.data[0], cost.data[1]
+    assert cells.mode == "markers+text" and list(cells.text) == [t for row in heat.text for t in row]
+    values = [v for row in small_sweep.grid("cost_usd") for v in row]
+    low, high = min(values), max(values)
+    for value, color in zip(values, cells.textfont.color, strict=True):
+        cell = sample_colorscale("Blues_r", [(value - low) / (high - low) if high > low else 0.5])[0]
+        text = 1.0 if color == LIGHT_TEXT else 0.0  # white or black
+        lighter, darker = max(_luminance(cell), text), min(_luminance(cell), text)
+        assert color in (DARK_TEXT, LIGHT_TEXT)
+        assert (lighter + 0.05) / (darker + 0.05) >= 4.5  # WCAG AA for every cell
 
 
 def test_selections_name_a_call_and_a_cell():

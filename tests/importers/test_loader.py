@@ -1,5 +1,6 @@
 """The loader's behaviour beyond single files: limits, sources, forced formats, round trips, samples."""
 
+import gzip
 import json
 from pathlib import Path
 
@@ -64,6 +65,20 @@ def test_a_jsonl_line_that_is_not_utf8_is_skipped_and_named():
 def test_invalid_utf8_in_a_json_document_names_offset_and_line():
     data = b'[{"role": "user",\n "content": "\xc3("}]'
     with pytest.raises(ConversationError, match=r"byte 0xc3 at byte offset 31 \(line 2\)"):
+        load_conversation(data, name="t.json")
+
+
+def test_a_file_that_is_no_text_is_told_so_and_a_stray_byte_is_named():
+    gzipped = gzip.compress(b'{"role": "user", "content": "ok"}\n' * 20)
+    utf16 = json.dumps(CHAT).encode("utf-16")
+    for name, data in (("session.jsonl", gzipped), ("chat.json", utf16), ("notes.md", bytes(range(256)) * 4)):
+        with pytest.raises(ConversationError) as raised:
+            load_conversation(data, name=name)
+        assert str(raised.value) == (f"{name}: this is not a text log: is it the right file? "
+                                     f"(it starts with the bytes {data[:4].hex(' ')}, not text)")
+    # one byte that is not UTF-8, deep in a text file, is still named where it is
+    data = b'[{"role": "user",\n "content": "' + b"word " * 2_000 + b'\xb0"}]'
+    with pytest.raises(ConversationError, match=r"not valid UTF-8: byte 0xb0 at byte offset 10031 \(line 2\)"):
         load_conversation(data, name="t.json")
 
 

@@ -193,7 +193,7 @@ def _read_records(lines: JsonLines, sidechains: bool = False
             session_id = line["sessionId"]
         if isinstance(line.get("version"), str) and line["version"]:
             version = line["version"]  # the last one: a resumed session may span versions
-        line_type = given if isinstance(given := line.get("type"), str) else "(no type)"
+        line_type = given if isinstance(given := line.get("type"), str) else "no type"  # named in parentheses
         if line_type not in ("user", "assistant") and line_type not in KNOWN_OTHER_TYPES:
             skipped.unknown += 1
             skipped.unknown_types.add(line_type)
