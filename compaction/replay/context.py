@@ -37,10 +37,11 @@ class ReplayContext:
     billing: Billing
     call_indices: list[int]  # the assistant messages: one model call each
     from_log: bool = True  # the tokens the log recorded are used where they are known (replay's from_log)
+    follows_log: bool = False  # the strategy's calls are the log's own: never compacted reactively (StrategySpec)
     _cache_check: tuple | None = None  # (the check,) once worked out: it does not depend on the settings
 
     @classmethod
-    def start(cls, conversation, name: str, options: ReplayOptions) -> "ReplayContext":
+    def start(cls, conversation, name: str, options: ReplayOptions, follows_log: bool = False) -> "ReplayContext":
         window = check_window(options.model_window_tokens)
         prepared = prepare(conversation)
         if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
@@ -50,7 +51,7 @@ class ReplayContext:
         return cls(name, prepared, options.store or OutputStore.temporary(), options.summarizer or OfflineSummarizer(),
                    window, options.keep_histories, prices,
                    Billing(prepared.recorded.usage, prices, prepared.recorded.run_model), calls,
-                   from_log=options.from_log)
+                   from_log=options.from_log, follows_log=follows_log)
 
     def new_result(self, settings: Settings) -> ReplayResult:
         prepared = self.prepared

@@ -53,7 +53,8 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     settings = settings or DEFAULTS
     chosen = options_from(options, changes)
     name, step = resolve(strategy)
-    context = ReplayContext.start(conversation, name, chosen)
+    spec = getattr(step, "spec", None)  # a registry strategy, built
+    context = ReplayContext.start(conversation, name, chosen, follows_log=getattr(spec, "follows_log", False))
     form = None if chosen.plain else incremental_form(step)
     if form is not None:
         return replay_incremental(context, settings, form)

@@ -78,9 +78,10 @@ class CallProtocol:
 
     def reactive(self, tokens: int, history: History, settings: Settings):
         """The loop's own compaction of a context over the model window (a Step), or None: under the
-        window, or nothing left to compact (only the newest messages: it is sent over the window)."""
+        window, or nothing left to compact (only the newest messages: it is sent over the window), or a
+        strategy that follows the log sends what the log records the agent sent (the model took that call)."""
         window = self.context.window
-        if tokens <= window:
+        if tokens <= window or (self.context.follows_log and history.known_tokens is not None):
             return None
         context = self.context
         compacted = reactive_compact(history, settings, context.summarizer, context.store,

@@ -127,3 +127,17 @@ def test_the_tours_recap_is_as_tall_as_the_text_says_and_names_who_wrote_the_sum
     assert shares["Layer 3: outputs to disk"] > 50 > shares["Layer 4: summary"]  # L3 saved the most, L4 the least
     assert sum(shares.values()) == pytest.approx(100)
     assert tour_numbers(run)["summary_author"].startswith("the offline summariser, a small program that needs no AI")
+
+
+def test_as_recorded_is_the_logs_cost_and_its_compaction_calls_beside_it(long_log):
+    recorded = replay(long_log, strategy="as-recorded", keep_histories=False)
+    totals = recorded.totals
+    calls = len(long_log.recorded.boundaries)
+    assert totals["summaries"] == calls == 2
+    sentence = price_words.cost_parts_sentence("As recorded", recorded)
+    assert sentence == (f"As recorded costs ${totals['cost_usd']:,.2f}: ${totals['recorded_cost_usd']:,.2f} for the "
+                        f"{totals['recorded_calls']:,} calls its log records and "
+                        f"${totals['compaction_calls_cost_usd']:,.2f} for its 2 compaction calls (the summaries: "
+                        f"{totals['compaction_calls_input_tokens']:,} tokens read, "
+                        f"{totals['compaction_calls_output_tokens']:,} written), which no log records as a call.")
+    assert price_words.cost_parts_sentence("Seed", replay(SEED_DEMO, keep_histories=False)) is None
