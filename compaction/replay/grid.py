@@ -116,7 +116,8 @@ def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFu
     """(row, column, cell) of each cell of `grid` as it is done. A strategy with an incremental form runs
     its cells as branches that split where they first differ (branches.py); the others replay each cell,
     reusing a finished replay where it is the same (see _reusable)."""
-    form = incremental_form(step) if reuse else None
+    keeps = any(settings.keeps for row in grid for settings in row)  # only the plain layers keep verbatim
+    form = incremental_form(step) if reuse and not keeps else None
     options = options.given(keep_histories=False)
     if form is not None:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)

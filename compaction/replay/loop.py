@@ -55,7 +55,8 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     name, step = resolve(strategy)
     spec = getattr(step, "spec", None)  # a registry strategy, built
     context = ReplayContext.start(conversation, name, chosen, follows_log=getattr(spec, "follows_log", False))
-    form = None if chosen.plain else incremental_form(step)
+    # what is kept verbatim reshapes L1 and L2 in ways only the plain layers know (model/keep.py)
+    form = None if chosen.plain or settings.keeps else incremental_form(step)
     if form is not None:
         return replay_incremental(context, settings, form)
     return replay_plain(context, settings, step)

@@ -39,6 +39,7 @@ class CallProtocol:
     def __init__(self, context: ReplayContext, settings: Settings):
         prepared = context.prepared
         self.context = context
+        self.settings = settings  # what the compact tool's summary keeps verbatim
         self.result: ReplayResult = context.new_result(settings)
         self.meter = context.new_meter()
         self.uncompacted = Uncompacted(prepared, context.billing, context.window, context.from_log)
@@ -131,7 +132,8 @@ class CallProtocol:
         """The compact tool's compaction of `history` now that its turn's results are in (a Step, whose
         history may be `history` itself); its events go to the next call's record."""
         context = self.context
-        compacted = compact_answered_turn(history, self.waiting_focus[0], context.summarizer, context.store)
+        compacted = compact_answered_turn(history, self.waiting_focus[0], context.summarizer, context.store,
+                                          self.settings)
         self.pending += compacted.events
         return compacted
 
@@ -160,5 +162,5 @@ class CallProtocol:
             twin.result = copy.copy(result)
             twin.result.calls, twin.result.histories = result.calls[:records], histories
             if settings is not None:
-                twin.result.settings = settings
+                twin.result.settings = twin.settings = settings
         return twin
