@@ -10,7 +10,7 @@ from dashboard.render.narrative import agent_title, loading_notes
 from dashboard.render.pairs import input_note, other_warnings, warning_text
 from dashboard.render.text import literal
 from dashboard.render.units import CHARS, SIZE_WORDS, UNIT_LABELS, compact_number, convert, describe
-from dashboard.ui import loading, state, views
+from dashboard.ui import composition_view, loading, state, views
 
 st.title("Conversation")
 st.caption("The agent history to compact. Pick a bundled sample, generate one, or upload your own; "
@@ -144,6 +144,8 @@ if warnings:
 
 for note in loading_notes(conversation.metadata, agent_title(conversation)):
     st.info(literal(note), icon=":material/info:")
+
+composition_view.conversation_section()
 
 if len(counts):
     st.subheader("Tool calls by tool")

@@ -7,7 +7,7 @@ import streamlit as st
 from dashboard.render import timeline
 from dashboard.render.replay_chart import replay_figure
 from dashboard.render.text import literal
-from dashboard.ui import export_panel, replay_view, state
+from dashboard.ui import composition_view, export_panel, replay_view, state
 from dashboard.ui.price_controls import window_and_prices
 
 CHART_KEY = "replay_chart"
@@ -50,6 +50,7 @@ if result.boundaries:
                       for b in result.boundaries)
     st.info(f"Purple lines: where the agent itself compacted this session ({where}), to compare with what "
             "the tutorial's pipeline does at these settings.", icon=":material/compare_arrows:")
+composition_view.replay_section(result)
 replay_view.fidelity_section(result)
 replay_view.call_section(result)
 export_panel.show({"pipeline": {}}, key="replay")

@@ -59,8 +59,9 @@ def _counts(message: dict) -> dict | None:
 
 def _spine_ids(lines: list[dict]) -> set[str]:
     """message.id of the assistant lines on the path from the last message line back to the root
-    (parentUuid, or logicalParentUuid across a compaction; a parent not in the file: the line written
-    before): the branch a rewound session ended on. Every kept response has a line on it."""
+    (parentUuid, or logicalParentUuid across a compaction; a parent not in the file, or a 1.0.x summary
+    with no parent: the line written before): the branch a rewound session ended on. Every kept response
+    has a line on it."""
     by_uuid = {line["uuid"]: n for n, line in enumerate(lines) if isinstance(line.get("uuid"), str)}
     ends = [n for n, line in enumerate(lines) if line.get("type") in ("user", "assistant")
             or line.get("subtype") == "compact_boundary"]
@@ -79,6 +80,8 @@ def _spine_ids(lines: list[dict]) -> set[str]:
             at = messages[bisect.bisect_left(messages, first) - 1]
         elif "parentUuid" not in line:
             at = at - 1 if at else None  # a file without the tree: lines follow each other
+        elif parent is None and line.get("isCompactSummary") is True and at:
+            at -= 1  # 1.0.x writes no compact_boundary: the summary's new root continues the line before it
         elif parent is None:
             at = None
         else:
@@ -138,14 +141,20 @@ def plain_reading(path: Path) -> dict:
     assistant = [line for line in lines if line.get("type") == "assistant" and isinstance(line.get("message"), dict)]
     main = [line for line in assistant if line.get("isSidechain") is not True]
     last: dict[str, dict] = {}  # message.id -> the message of its last line that carries token counts
+    models: dict[str, str] = {}  # message.id -> model, of every response (with counts or not)
     for line in main or assistant:  # a subagent's own file is sidechain lines only
         message = line["message"]
+        key = message.get("id") or line.get("requestId")
         if _counts(message) is not None:
-            last[message.get("id") or line.get("requestId") or f"line{len(last)}"] = message
+            last[key or f"line{len(last)}"] = message
+        if key:
+            models[key] = message.get("model") or ""
     kept = _spine_ids(lines if not main else [line for line in lines if line.get("isSidechain") is not True])
     branch = [message for key, message in last.items() if key in kept]
+    synthetic = sum(1 for key, model in models.items() if key in kept and model == "<synthetic>")
     return {"responses": len(last), "branch_responses": len(branch), "cost": sum(map(_price, last.values())),
-            "branch_cost": sum(map(_price, branch))}
+            "branch_cost": sum(map(_price, branch)), "branch_synthetic": synthetic,
+            "branch_real": sum(1 for key, model in models.items() if key in kept and model != "<synthetic>")}
 
 
 def check(path: Path, root: Path) -> dict | None:

@@ -7,11 +7,11 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.serving import wait_healthy
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample_data" / "seed_demo.json"
@@ -87,15 +87,7 @@ def test_the_dashboard_command_serves_the_app_with_its_samples(installed, tmp_pa
                                    str(port), "--server.address", "127.0.0.1"], cwd=tmp_path, env=env, stdout=log,
                                   stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
-                    assert reply.read() == b"ok"
-                    break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
-                time.sleep(0.25)
+        wait_healthy(server, port, tmp_path / "server.log")
         samples = run([installed / "python", "-c", "from compaction.samples import TITLES, sample_file; "
                        "print(all(sample_file(name).is_file() for name in TITLES))"], cwd=tmp_path)
         assert samples.stdout.strip() == "True", samples.stderr

@@ -7,9 +7,9 @@ import os
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
+
+from tests.serving import wait_healthy
 
 REPO = Path(__file__).resolve().parents[1]
 LAUNCHER = Path(sys.executable).with_name("compaction-lab")
@@ -50,15 +50,7 @@ def started(tmp_path: Path, *flags: str) -> tuple[set[str], str]:
         server = subprocess.Popen([str(LAUNCHER), "--server.headless", "true", "--server.port", str(port), *flags],
                                   cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
-                    assert reply.read() == b"ok"
-                    break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.25)
+        wait_healthy(server, port, log_path)
         return listening_on(port), log_path.read_text()
     finally:
         server.terminate()

@@ -10,6 +10,13 @@ keeps what the strategy left (a summary is permanent, a request-only edit is not
 the API refuses a prompt as too long (its real 400 error), the client compacts reactively and retries
 once. It answers the `compact` tool (`answer_compact`, or by itself when the caller leaves the call
 unanswered) and compacts once the call's turn is answered. Each call is written to a JSONL trace.
+
+Before its strategy runs, the client counts the history as a replay of its trace does
+(importers/trace.py: decision_count): the last response's usage as the API answered it, plus the token
+model's estimate of what was added since; while no layer has changed the history yet, that count is the
+history's own, after it the anchor later estimates measure from, as in the replay's loop. The usage the API
+answered and the client's summaries are what its strategies read of the "log" (`History.recorded`), as
+they read them in the trace. So a replay of the trace makes the same decisions, call for call.
 """
 
 from collections.abc import Mapping
@@ -19,6 +26,8 @@ from compaction.agent.blocks import response_message
 from compaction.agent.kept import KeptConversation
 from compaction.agent.trace import TraceWriter, event_record, sent_items
 from compaction.errors import SettingsError
+from compaction.importers.trace import decision_count, last_response
+from compaction.importers.usage import from_anthropic
 from compaction.layers.compact_tool import COMPACT_TOOL, answer_compact_call
 from compaction.layers.reactive import reactive_compact
 from compaction.llm.api_errors import prompt_too_long
@@ -98,6 +107,8 @@ class CompactingClient:
         """Start another conversation (and, with a trace, a new trace file)."""
         self.conversation = KeptConversation(self.token_model)
         self.calls = 0
+        self._last: tuple[int, int] | None = None  # what the next call counts from: the last response's usage
+        self._pristine = True  # no layer has changed the history yet: the count is the history's own
         self.trace = None if self._trace_path is None else TraceWriter(self._trace_path, {
             "strategy": self.strategy.spec.name, "params": _plain(self.strategy.params),
             "settings": self.settings.as_dict(), "compact_tool": self.compact_tool,
@@ -127,10 +138,14 @@ class CompactingClient:
         start = kept.seen
         history = kept.extend(new, overhead, self.summarizer, self.store)
         new = kept.originals[start:]  # as kept: a compact call the caller left unanswered has its answer
-        before = (history.context_size, history.context_tokens)
+        chars = history.context_size
+        tokens = decision_count(self.token_model, self._last, chars)
+        history = history.knowing(tokens) if self._pristine else history.anchored(tokens, chars)
+        before = (chars, tokens)
         done = self.strategy(history, self.settings, self.store, self.summarizer)
         sent, carried = done.history, done.kept
         acted = (["compact_tool"] if kept.pending else []) + list(done.acted)
+        given = history
         events = list(kept.pending) + list(done.events)
         send = self._client.beta.messages.create if beta else self._client.messages.create
         body = {**request, **({"tools": tools} if tools else {})}
@@ -151,6 +166,11 @@ class CompactingClient:
             refused = str(getattr(error, "message", error))
             response = send(**{**body, "messages": sent.messages})
         kept.keep(carried)
+        self._pristine = self._pristine and not acted and sent is given
+        answered = response_message(response)
+        usage = _usage(response)
+        kept.answered(usage, summaries_made(events) > 0, tokens, acted)
+        self._last = last_response(usage, sent.context_size, answered)
         self._record(new, before, sent, acted, events, refused, response, system, tools)
         self.calls += 1
         return response
@@ -176,6 +196,13 @@ class CompactingClient:
             "stop_reason": getattr(response, "stop_reason", None), "response": response_message(response),
             "usage": usage.model_dump(mode="json") if hasattr(usage, "model_dump") else usage,
         }, system, tools)
+
+
+def _usage(response: Any) -> dict | None:
+    """The response's usage as the trace reader gives it (importers/usage.py)."""
+    usage = getattr(response, "usage", None)
+    data = usage.model_dump(mode="json") if usage is not None and hasattr(usage, "model_dump") else usage
+    return from_anthropic(data, getattr(response, "model", None)) if isinstance(data, dict) else None
 
 
 def _plain(params: dict) -> dict:

@@ -18,7 +18,7 @@ from compaction.layers.compact_tool import (
 )
 from compaction.model.history import History, RunContext
 from compaction.model.messages import Message, tool_results
-from compaction.model.prepared import Prepared
+from compaction.model.prepared import Prepared, Recorded
 from compaction.model.sizes import message_size
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.model.tool_index import ResultBlocks, ToolNames
@@ -38,6 +38,11 @@ class KeptConversation:
         self._waiting_focus: list[str | None] = []  # set while a compact call waits for its answers
         self._compact_ids: set[str] = set()  # ids of compact calls waiting for their answer
         self._given: dict[int, Message] = {}  # the first and the last message as the caller gave them
+        # what the client's strategies read of the "log", as they read it in its trace: the usage the API
+        # answered, at the response it was passed back as, and the calls at which the client summarised
+        self.usage: list[dict | None] = []
+        self.boundaries: list[dict] = []
+        self._answer: dict | None = None  # the last response's usage, until the caller passes it back
 
     @property
     def seen(self) -> int:
@@ -71,9 +76,14 @@ class KeptConversation:
             self._compact_ids = {str(use.get("id")) for use in calls}
         self.originals += answered
         self.sizes += [message_size(message) for message in answered]
+        for position, message in enumerate(answered):  # the trace puts a response's usage where it was passed back
+            self.usage.append(self._answer if position == 0 and message.get("role") == "assistant" else None)
+        if answered:
+            self._answer = None
         snapshot = list(self.originals)  # later calls append to the originals, never to this call's
+        recorded = Recorded(list(self.usage), boundaries=[dict(b) for b in self.boundaries])
         prepared = Prepared(snapshot, list(self.sizes), ToolNames(snapshot), ResultBlocks(snapshot), overhead,
-                            self.token_model)
+                            self.token_model, recorded=recorded)
         kept = self.kept
         history = History([], [], [], prepared, self.run) if kept is None else \
             History(kept.messages, kept.sizes, kept.origins, prepared, self.run)
@@ -88,6 +98,14 @@ class KeptConversation:
             self._waiting_focus = [compact_focus(calls)] if calls else []
         self.kept = history
         return history
+
+    def answered(self, usage: dict | None, summarised: bool, tokens: int, acted: list) -> None:
+        """After a call: its usage (kept for its response) and, when it summarised, a compaction of the
+        session at the response, as the trace reader makes them."""
+        self._answer = usage
+        if summarised:
+            self.boundaries.append({"index": len(self.originals), "trigger": "client", "pre_tokens": tokens,
+                                    "acted": list(acted)})
 
     def keep(self, history: History) -> None:
         """What the next call starts from: the history sent, or the whole one for a request-only edit."""

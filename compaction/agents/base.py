@@ -20,8 +20,11 @@ from compaction.live import formats as live_table
 from compaction.live import rules as rule_table
 from compaction.live.formats import LiveFormat
 from compaction.live.rules import RuleForm
+from compaction.measures import windows as window_table
+from compaction.measures.windows import ModelWindow
 from compaction.model import markers
 from compaction.strategies import register as register_strategy
+from compaction.strategies.knobs import Knob
 from compaction.strategies.spec import StrategySpec
 from compaction.summarizers import injected as injected_table
 from compaction.summarizers.injected import InjectedText
@@ -34,15 +37,18 @@ class Agent:
     formats: tuple[Format, ...]  # the files of it the lab reads (the first is its own log)
     presets: tuple[StrategySpec, ...] = ()  # the strategies it offers (its own rule among them)
     own_preset: str | None = None  # the preset that replays the agent's own compaction rule, if it has one
+    knobs: tuple[Knob, ...] = ()  # the own preset's parameters Tune sweeps (one: a line; two: a grid)
     rules: tuple[RuleForm, ...] = ()  # its presets' rules as the live forecast needs them
     live: LiveFormat | None = None  # how its log is followed while it is written
     forms: tuple[Form, ...] = ()  # the export forms its settings take
     homes: tuple[Home, ...] = ()  # where it keeps its logs on a person's machine
     summary_prefixes: tuple[str, ...] = ()  # how the summary messages its compaction writes open
+    placeholders: tuple[str, ...] = ()  # how the texts it leaves for a dropped tool result open
     injected: tuple[InjectedText, ...] = ()  # the lines it writes into the person's turn
     subagents: tuple[SubagentRule, ...] = ()  # how its subagents' logs are recognised
     writer: LogWriter | None = None  # a writer of its log, for samples and generated corpora
     no_call_models: tuple[str, ...] = ()  # model names its log gives responses it wrote itself
+    windows: tuple[ModelWindow, ...] = ()  # the windows it runs models at, where they are its own
 
 
 def register(agent: Agent) -> Agent:
@@ -61,6 +67,8 @@ def register(agent: Agent) -> Agent:
         home_table.register(home)
     for prefix in agent.summary_prefixes:
         markers.register_summary_prefix(prefix)
+    for opening in agent.placeholders:
+        markers.register_placeholder(opening)
     for text in agent.injected:
         injected_table.register(text)
     for rule in agent.subagents:
@@ -69,4 +77,6 @@ def register(agent: Agent) -> Agent:
         writer_table.register(agent.writer)
     for model in agent.no_call_models:
         usage.register_no_call_model(model)
+    for row in agent.windows:
+        window_table.register(row)
     return agent

@@ -7,12 +7,14 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from compaction.errors import CompactionError, SettingsError
 from compaction.importers.formats import choices as format_choices
 from compaction.measures.cost import Prices
-from compaction.model.settings import DEFAULTS, HELP, LIMITS, Settings
-from compaction.replay.loop import MODEL_WINDOW_TOKENS
+from compaction.measures.windows import FALLBACK_WINDOW, log_window
+from compaction.model.settings import DEFAULTS, HELP, Settings
+from compaction.strategies import StrategySpec
 
 SETTING_FLAGS = ("context_limit", "keep_recent", "persist_threshold", "max_messages", "max_bytes",
                  "preview_chars", "summary_input_cap", "summary_max_tokens")
@@ -50,9 +52,17 @@ def add_input_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_model_window_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-window", type=int, default=MODEL_WINDOW_TOKENS, metavar="TOKENS",
+    parser.add_argument("--model-window", type=int, default=None, metavar="TOKENS",
                         help="a context over this many estimated tokens is compacted reactively before it is "
-                        f"sent (default {MODEL_WINDOW_TOKENS:,})")
+                        "sent (default: the window of the log's model, as the log names it or as its agent uses "
+                        f"it; {FALLBACK_WINDOW:,} when the log names no model the window table knows)")
+
+
+def model_window_of(args: argparse.Namespace, conversation) -> dict:
+    """The window a replay uses and where it comes from: --model-window, else the log's own."""
+    if args.model_window is not None:
+        return {"tokens": args.model_window, "source": "--model-window"}
+    return log_window(conversation.usage, conversation.metadata).as_dict()
 
 
 def add_executor_flags(parser: argparse.ArgumentParser) -> None:
@@ -138,14 +148,22 @@ def emit(args: argparse.Namespace, data: dict, title: str, table: str) -> int:
 _NUMBER = re.compile(r"^\d[\d_]*$")
 
 
-def parse_axis(text: str, flag: str) -> tuple[str, list[int]]:
-    """'context_limit=20000,50000' -> ('context_limit', [20000, 50000]); dashes or underscores."""
+def parse_axis(text: str, flag: str, strategy: StrategySpec | None = None) -> tuple[str, list[Any]]:
+    """'context_limit=20000,50000' -> ('context_limit', [20000, 50000]); dashes or underscores. With
+    `strategy`, a name may be one of its parameters, whose values are read as its spec reads them
+    ('threshold_fraction=0.3,0.5')."""
+    from compaction.replay.grid import PARAMETER, axis_kind
+
     name, equals, values = text.partition("=")
     name = name.strip().replace("-", "_")
     if not equals or not name:
-        raise SettingsError(f"{flag} must look like SETTING=V1,V2,... (e.g. context_limit=20000,50000), got {text!r}")
-    if name not in LIMITS:
-        raise SettingsError(f"{flag}: unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
+        raise SettingsError(f"{flag} must look like NAME=V1,V2,... (e.g. context_limit=20000,50000), got {text!r}")
+    try:
+        kind = axis_kind(name, strategy)
+    except SettingsError as error:
+        raise SettingsError(f"{flag}: {error}") from None
+    if strategy is not None and kind == PARAMETER:
+        return name, [strategy.param(name).parse(value, strategy.name) for value in values.split(",")]
     parsed = []
     for value in values.split(","):
         value = value.strip()

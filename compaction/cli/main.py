@@ -6,10 +6,21 @@ import argparse
 import sys
 from importlib.metadata import entry_points
 
-from compaction.cli import corpus, export, generate, replay, run, sample, strategies, sweep, watch
+from compaction.cli import (
+    composition,
+    corpus,
+    export,
+    generate,
+    replay,
+    run,
+    sample,
+    strategies,
+    sweep,
+    watch,
+)
 from compaction.errors import CompactionError
 
-COMMANDS = (sample, run, generate, replay, sweep, strategies, corpus, export, watch)
+COMMANDS = (sample, run, generate, replay, composition, sweep, strategies, corpus, export, watch)
 
 
 def build_parser() -> argparse.ArgumentParser:

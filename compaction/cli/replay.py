@@ -29,11 +29,12 @@ def command_replay(args: argparse.Namespace) -> int:
     data["strategy"] = {"name": strategy.spec.name, "parameters": strategy.params}
     data["input"] = {"file": str(args.file), "format": conversation.format,
                      "messages": len(conversation.messages)}
+    data["model_window"] = cli_common.model_window_of(args, conversation)
     return cli_common.emit(args, data, f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
-                 f"strategy {result.strategy}", replay_table(result))
+                 f"strategy {result.strategy}", replay_table(result, data["model_window"]))
 
 
-def replay_table(result: ReplayResult) -> str:
+def replay_table(result: ReplayResult, window: dict | None = None) -> str:
     lines = [f"{'call':>6} {'message':>8} {'sent':>6} {'tokens':>9} {'no compaction':>14} {'summaries':>9}  acted"]
     for c in result.calls:
         lines.append(f"{c.call:>6} {c.index:>8} {c.messages:>6} {c.tokens:>9,} {c.raw_tokens:>14,} "
@@ -42,6 +43,8 @@ def replay_table(result: ReplayResult) -> str:
     lines += ["", f"calls {totals['calls']:,}, summaries {totals['summaries']:,}, reactive {totals['reactive']:,}, "
               f"compact tool {totals['compact_tool']:,}"]
     lines += [line for line in totals_lines(totals) if line]
+    if window is not None:
+        lines.append(f"model window {window['tokens']:,} tokens ({window['source']})")
     if totals["reactive"]:  # the window, not the settings, compacted: say which flag moves it
         lines.append(f"the model window ({totals['model_window_tokens']:,} tokens) was reached: reactive compaction "
                      f"ran {totals['reactive']:,} time(s) whatever the settings (--model-window sets the window)")

@@ -24,7 +24,7 @@ from compaction.model.history import History, prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.model.validity import check_pairs
 from compaction.replay.grid import SweepStore
-from compaction.replay.loop import MODEL_WINDOW_TOKENS, replay
+from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
 from compaction.summarizers import OfflineSummarizer
 
@@ -52,7 +52,7 @@ class Job:
     """What to compute for each session; small and picklable, sent with every path."""
 
     settings: Settings = DEFAULTS
-    model_window_tokens: int = MODEL_WINDOW_TOKENS
+    model_window_tokens: int | None = None  # None: each session at its own model's window
     x: tuple[str, Sequence[int]] | None = None  # the corpus sweep's axes, None for rows only
     y: tuple[str, Sequence[int]] | None = None
     prices: Prices | None = None  # the person's prices; None: each call as its log says (measures/billing.py)

@@ -9,9 +9,16 @@ the same strategy and settings puts its summaries where the trace says the clien
 estimate is fitted only on the calls before the first. Unlike an agent's log the session does not
 hold the summaries themselves (what each call sent is in the trace: `read_trace`), so the "as recorded"
 strategy cannot rebuild what the client sent after a compaction.
+
+How the client counts a call's tokens before its strategy runs, and so a replay of the trace counts them
+(`decision_count`): the last response's usage as the API answered it (its input, cache included, and its
+output), plus the client's token model's estimate of what the history holds beyond what was sent then and
+that response; the first call, the estimate alone. The trace says the client's token model (its header),
+and each call's count is in the session's metadata (`decision_counts`: [response index, tokens, characters]),
+worked out again here from the usage the API answered.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +27,11 @@ from compaction.importers.checks import build_conversation, check_message
 from compaction.importers.jsonl import JsonLines, read_lines
 from compaction.importers.source import read_source
 from compaction.importers.usage import from_anthropic
+from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.model.history import anchored_tokens
+from compaction.model.sizes import message_size
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 
 FORMAT = "compaction-trace"
 HEADER = "compaction-trace"  # the first line's type
@@ -43,6 +54,31 @@ class Trace:
     header: dict
     conversation: Conversation
     calls: list[TracedCall] = field(default_factory=list)
+
+
+def decision_count(model: TokenModel, last: tuple[int, int] | None, chars: int) -> int:
+    """The tokens the client counts for a history of `chars` characters (system prompt and tools included):
+    from `last` (the last response's tokens, input and output, and the characters of what was sent then with
+    the response after it), the difference in characters through `model`; without one, the estimate."""
+    return anchored_tokens(model, last, chars) if last is not None else model.tokens(chars)
+
+
+def last_response(usage: dict | None, sent_chars: int | None, response: dict | None) -> tuple[int, int] | None:
+    """What the next call counts from: the usage the API answered (input, cache included, and output) and the
+    characters of what was sent with the response appended (len(str(list)) grows by its size and ", ")."""
+    if not usage or not isinstance(sent_chars, int) or not isinstance(response, dict):
+        return None
+    return recorded_context(usage) + usage["output_tokens"], sent_chars + message_size(response) + 2
+
+
+def token_model_of(header: dict) -> TokenModel:
+    given = header.get("token_model")
+    found = given if isinstance(given, dict) else {}
+    try:
+        return TokenModel(float(found.get("tokens_per_char", DEFAULT_TOKEN_MODEL.tokens_per_char)),
+                          int(found.get("overhead_tokens", 0)), bool(found.get("calibrated", False)))
+    except (TypeError, ValueError):
+        return DEFAULT_TOKEN_MODEL
 
 
 def looks_like(objects: list[tuple[int, dict]]) -> bool:
@@ -68,7 +104,7 @@ def _read(lines: JsonLines) -> Trace:
     if header.get("version") != VERSION:
         raise ConversationError(f"trace version {header.get('version')!r} is not one this lab reads ({VERSION})",
                                 where=f"{label}: line {header_line}")
-    builder = _Builder(label)
+    builder = _Builder(label, token_model_of(header))
     for number, line in lines.objects[1:]:
         if line.get("type") == CALL:
             builder.call(number, line)
@@ -82,7 +118,8 @@ def _read(lines: JsonLines) -> Trace:
     warnings = [w for w in (lines.skipped_warning(),) if w] + builder.warnings
     metadata = {"trace_strategy": header.get("strategy"), "trace_params": header.get("params"),
                 "trace_settings": header.get("settings"), "trace_calls": len(builder.calls),
-                "compact_boundaries": builder.boundaries, "compaction_lab": header.get("compaction_lab")}
+                "compact_boundaries": builder.boundaries, "compaction_lab": header.get("compaction_lab"),
+                "token_model": asdict(builder.token_model), "decision_counts": builder.decisions}
     conversation = build_conversation(builder.messages, label, FORMAT, warnings, system=builder.system,
                                       tools=builder.tools, metadata=metadata, usage=builder.usage,
                                       timestamps=builder.times)
@@ -92,8 +129,12 @@ def _read(lines: JsonLines) -> Trace:
 class _Builder:
     """The session and the calls, one call line at a time."""
 
-    def __init__(self, label: str):
+    def __init__(self, label: str, token_model: TokenModel):
         self.label = label
+        self.token_model = token_model
+        self.last: tuple[int, int] | None = None  # what the next call counts from (decision_count)
+        self.decisions: list[list[int]] = []  # [response index, tokens, characters] per call
+        self._decision: tuple[int, int] | None = None  # the waiting response's call's (tokens, characters)
         self.messages: list[dict] = []
         self.usage: list[dict | None] = []
         self.times: list[str | None] = []
@@ -118,6 +159,10 @@ class _Builder:
         sent = self._sent(line.get("sent"), where)
         usage = from_anthropic(line.get("usage"), line.get("model"))
         response = line.get("response")
+        chars = line.get("before_chars")
+        self._decision = (decision_count(self.token_model, self.last, chars), chars) if isinstance(chars, int) \
+            else None
+        self.last = last_response(usage, line.get("sent_chars"), response)
         if isinstance(response, dict):
             check_message(response, f"{where}: response")
             self._waiting = (response, usage, line.get("time"), number)
@@ -134,9 +179,15 @@ class _Builder:
         if self._waiting is not None:
             response, usage, time, _ = self._waiting
             self._waiting = None
+            self._decided(len(self.messages))
             self.messages.append(response)
             self.usage.append(usage)
             self.times.append(time)
+
+    def _decided(self, index: int) -> None:
+        if self._decision is not None:
+            self.decisions.append([index, *self._decision])
+            self._decision = None
 
     def _append(self, message: dict, number: int, time: str | None) -> None:
         usage = None
@@ -148,6 +199,9 @@ class _Builder:
                                                  "before the next call; its usage is left out", index=len(self.messages),
                                                  line=number, kind="response_not_passed_back"))
                 usage = None
+                self._decision = None
+            else:
+                self._decided(len(self.messages))
         self.messages.append(message)
         self.usage.append(usage)
         self.times.append(time)

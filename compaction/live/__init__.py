@@ -9,12 +9,14 @@ One idea per module:
 - calls.py, session.py: what is kept of the session: per-call columns of numbers, one record per
   compaction, the recent growth and a few counters, never the messages' text;
 - rules.py: each checked preset as a threshold and what it keeps (the agents register theirs); forecast.py, costs.py: how far
-  the compaction is, in tokens and calls, and what it will cost against going on;
+  the compaction is, in tokens and calls, and what it will cost against going on; composition.py: what
+  fills the context now, as far as the follower knows, and what the next compaction would take;
 - follower.py: the poll that ties them; places.py: which files may be followed, and where agents keep
   their logs; report.py: an update as a line of text or a JSON object (`compaction watch`).
 """
 
 from compaction.live.calls import Call
+from compaction.live.composition import LIVE_KINDS, LIVE_TITLES, LiveComposition, live_composition
 from compaction.live.follower import Follower, Reported
 from compaction.live.forecast import Forecast, forecast
 from compaction.live.formats import LiveFormat, document_format, live_format, live_formats, names, titles
@@ -22,4 +24,6 @@ from compaction.live.places import Offered, agent_sessions, followable
 from compaction.live.rules import RuleForm, agent_rule, rule_for, rule_form, what_if
 from compaction.live.session import LiveSession
 
-__all__ = ["Call", "Follower", "Forecast", "LiveFormat", "LiveSession", "Offered", "Reported", "RuleForm", "agent_rule", "agent_sessions", "document_format", "followable", "forecast", "live_format", "live_formats", "names", "rule_for", "rule_form", "titles", "what_if"]
+__all__ = ["Call", "Follower", "Forecast", "LIVE_KINDS", "LIVE_TITLES", "LiveComposition", "LiveFormat", "LiveSession",
+           "Offered", "Reported", "RuleForm", "agent_rule", "agent_sessions", "document_format", "followable", "forecast",
+           "live_composition", "live_format", "live_formats", "names", "rule_for", "rule_form", "titles", "what_if"]

@@ -3,8 +3,8 @@
 and Google charge nothing extra for writing).
 
 - the compaction's own call: it sends the whole context (read from the cache) and writes the summary;
-- the first call after it: everything it sends is new to the cache, so the kept context is written
-  whole (at most: a system prompt and tools still cached would be read instead);
+- the first call after it: the system prompt and tools are the same as before, so it reads them from the
+  cache (the session's own figure: session.prefix_tokens) and writes the rest of what was kept;
 - against going on: the next call without compacting reads the context from the cache and writes only
   what was added; each later call then reads the whole context instead of the kept one, which is what a
   compaction saves per call, and the number of calls that pays for it.
@@ -28,6 +28,7 @@ class Costs:
     lifetime: str  # of the cache writes: "5m" or "1h"
     compaction_call_usd: float
     first_call_after_usd: float
+    first_call_after_read_tokens: int  # the system prompt and tools it reads from the cache
     next_call_without_usd: float
     saved_per_later_call_usd: float
     pays_back_after_calls: int | None  # None when nothing is saved per call
@@ -52,9 +53,10 @@ def compaction_costs(session: LiveSession, context: int, tokens_now: int, kept: 
     output = round(session.output_per_call())
     added = tokens_now - context
     compaction = price.cached(context, added, kept.summary_tokens)
-    first_after = price.cached(0, kept.tokens, output)
+    cached = min(session.prefix_tokens or 0, kept.tokens)
+    first_after = price.cached(cached, kept.tokens - cached, output)
     going_on = price.cached(context, max(added, round(growth or 0)), output)
     saved = price.cached(max(tokens_now - kept.tokens, 0), 0, 0)
     extra = compaction + first_after - going_on
     pays_back = 0 if extra <= 0 else math.ceil(extra / saved) if saved > 0 else None
-    return Costs(model, priced_by, price.lifetime, compaction, first_after, going_on, saved, pays_back)
+    return Costs(model, priced_by, price.lifetime, compaction, first_after, cached, going_on, saved, pays_back)

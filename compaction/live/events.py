@@ -1,6 +1,7 @@
 """What a format's line reader finds in a line, in the same few words for every agent: a model call (or
-a later line of the same call), a compaction, text written into the conversation, a fact about the
-session. The session (session.py) turns them into per-call records; nothing here holds a message's text.
+a later line of the same call), a compaction, text written into the conversation (and, by their sizes,
+the answers and the files read, which some compactions keep), a fact about the session. The session
+(session.py) turns them into per-call records; nothing here holds a message's text.
 """
 
 from dataclasses import dataclass
@@ -51,6 +52,23 @@ class Written:
 
 
 @dataclass(frozen=True)
+class Answered:
+    """The text of a response, by its size (already counted in its output): some compactions keep the
+    agent's answers (a remote compaction's replacement history)."""
+
+    chars: int
+
+
+@dataclass(frozen=True)
+class FileRead:
+    """A file the agent read into the conversation (its path and the size of what came back): some agents
+    attach the files read last again after a compaction."""
+
+    path: str
+    chars: int
+
+
+@dataclass(frozen=True)
 class Fact:
     """Something about the session the log says: `version`, `window`, `session_id`."""
 
@@ -67,4 +85,4 @@ class Note:
     kind: str
 
 
-Event = CallSeen | CallGrew | CompactionSeen | SummarySeen | Written | Fact | Note
+Event = CallSeen | CallGrew | CompactionSeen | SummarySeen | Written | Answered | FileRead | Fact | Note

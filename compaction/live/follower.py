@@ -2,17 +2,18 @@
 (sources.py), a format's reader turns its lines into events, the session (session.py) into per-call
 records, and every new call and compaction is reported with the forecast as it stood right then.
 
-The format is named, or recognised on the log's first line (notes on top skipped): one of the agents
-that register a reader of their lines (formats.py), whose compaction rules the forecast knows. A file
-rewritten or truncated is read again from the start, with a new session, and said. With `allowed`
-folders (those of COMPACTION_SESSION_FOLDERS) the file's real path is checked before every read: once it
-leads outside them, the follow stops with that message and reads nothing more.
+The format is named, or recognised on the log's first line that says it (notes and meta lines on top
+held, then read): one of the agents that register a reader of their lines (formats.py), whose compaction
+rules the forecast knows. A file rewritten or truncated is read again from the start, with a new session,
+and said. With `allowed` folders (those of COMPACTION_SESSION_FOLDERS) the file's real path is checked
+before every read: once it leads outside them, the follow stops with that message and reads nothing more.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
 from compaction.errors import ConversationError, SettingsError
+from compaction.importers.formats import detect_lines
 from compaction.live.forecast import Forecast, forecast
 from compaction.live.formats import document_format, live_format, live_formats, names, recognise, titles
 from compaction.live.places import still_followable
@@ -71,6 +72,7 @@ class Follower:
             else format
         self.session: LiveSession | None = None
         self._unread: list[Skipped] = []  # lines skipped before the format was known
+        self._held: list[tuple[int, dict]] = []  # objects read before the format was known
         self._gone = False
         self._failed: ConversationError | None = None  # a file that is no log stays refused, not read on
         self._start()
@@ -119,20 +121,24 @@ class Follower:
             reason = self.source.check() or reason
         self._gone = False
         if reason is not None:
+            self._held = []
             self._start()  # a new session; the format stays the one recognised
             yield Reported(Restarted(reason))
         for number, value in self.source.records(max_bytes):
             if isinstance(value, str):
                 yield Reported(self._skip(number, value))
                 continue
+            waiting = [(number, value)]
             if self._reader is None:
-                self._recognise(number, value)
+                waiting = self._recognise(number, value)
             reader, session = self._reader, self.session
-            assert reader is not None and session is not None  # _recognise set both, or raised
-            for event in reader.read(number, value):
-                update = session.feed(event)
-                if update is not None:
-                    yield self._report(update, forecasts)
+            if reader is None or session is None:  # held: a meta line, until a line says whose log it is
+                continue
+            for line, found in waiting:
+                for event in reader.read(line, found):
+                    update = session.feed(event)
+                    if update is not None:
+                        yield self._report(update, forecasts)
 
     def _skip(self, number: int, reason: str) -> Skipped:
         skipped = Skipped(number, reason)
@@ -148,18 +154,30 @@ class Follower:
             raise self._failed
         return skipped
 
-    def _recognise(self, number: int, value: dict) -> None:
+    def _recognise(self, number: int, value: dict) -> list[tuple[int, dict]]:
+        """The objects to read once the format is known (this one, and those held before it), or none yet.
+        A line no follower knows (a log's meta line, `fork-context-ref`) is held until one that says the
+        format comes; after DETECT_WITHIN of them, the format is the one `replay` would read the file as. A
+        line that `replay` would read as a log no follower knows is refused at once."""
+        self._held.append((number, value))
         found = recognise(value)
         if found is None:
-            looks = ", ".join(entry.looks for entry in live_formats())
-            self._failed = ConversationError(f"not a line of a {titles()} log: the live view follows those ({looks})",
-                                             where=f"{self.path}: line {number}")
-            raise self._failed
+            read_as = detect_lines(self._held).name  # what `replay` would read the lines so far as
+            if read_as not in names():  # another kind of file: said now, nothing more is read
+                looks = ", ".join(entry.looks for entry in live_formats())
+                self._failed = ConversationError(f"not a line of a {titles()} log: the live view follows those "
+                                                 f"({looks})", where=f"{self.path}: line {self._held[0][0]}")
+                raise self._failed
+            if len(self._held) < DETECT_WITHIN:
+                return []  # a meta line: the next lines say whose log it is
+            found = read_as
         self.format = found
         self._start()
         if self.session is not None:  # _start made it: the format is known now
             self.session.lines_skipped = len(self._unread)
         self._unread = []
+        held, self._held = self._held, []
+        return held
 
     def _report(self, update, forecasts: bool) -> Reported:
         if not forecasts or not isinstance(update, CallUpdate | CompactionUpdate):

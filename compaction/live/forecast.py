@@ -1,14 +1,20 @@
 """How far the next compaction is and what it will cost, for one rule (rules.py) on a followed session.
 
 - Tokens in context now: the newest call's context, plus what was written since (its output, and the
-  text since at characters / 4). Right after the agent's own compaction, before the next call, it is
-  what the compaction kept (rules.kept), so the forecast starts again from there.
-- How far: the threshold minus that, in tokens; in calls at the session's recent growth per call (the
-  mean of the last calls' growths, the drops at compactions left out): the next call carries at least
-  what was written since, and each later one grows by the mean. "1 call" means the agent compacts
+  text since at characters / 4), or what the rule's agent itself counts (rules.counted: one adds its
+  earlier reasoning, another compares the last prompt). Right after the agent's own compaction, before
+  the next call, it is what the compaction kept (rules.kept), so the forecast starts again from there.
+- How far: the threshold minus that, in tokens; in calls at the session's own pace (session.py: the mean
+  growth of its last 30 calls, a drop without a compaction counted as no growth): the next call carries at
+  least what was written since, and each later one grows by the pace. "1 call" means the agent compacts
   before its next call.
-- What it costs (costs.py): the compaction's own call, and the first call after it, which writes the
-  kept context to the cache, against the next call without compacting, which reads the context from it.
+- The range `calls_left_range` (about 80 %): the calls left if the pace ran faster or slower. Two things
+  widen it: the session's own calls vary (the spread of their growths, as a sum of that many calls
+  varies), and a session's pace drifts from one stretch to the next. RATE_DRIFT is that drift, checked on
+  the public logs (benchmarks/forecast_real_logs.py): the pace of the calls that were left strayed from the
+  last 30 calls' by a factor whose logarithm has this standard deviation.
+- What it costs (costs.py): the compaction's own call, and the first call after it, which reads the system
+  prompt and tools from the cache and writes the rest, against the next call without compacting.
 """
 
 import math
@@ -16,8 +22,11 @@ from dataclasses import asdict, dataclass
 
 from compaction.live.costs import Costs, compaction_costs
 from compaction.live.formats import live_format
-from compaction.live.rules import Rule, agent_rule, kept
+from compaction.live.rules import Rule, agent_rule, counted, kept
 from compaction.live.session import LiveSession
+
+RATE_DRIFT = 0.8  # sd of log(pace of the calls left / pace of the last 30), from the public logs
+Z_80 = 1.2816  # the 10th and 90th percentiles of a normal distribution
 
 
 @dataclass(frozen=True)
@@ -29,14 +38,17 @@ class Forecast:
     tokens_left: int | None
     growth_per_call: float | None
     calls_left: int | None  # None while the context is not growing (or not yet known)
+    calls_left_range: tuple[int, int | None] | None  # about 80 %; a high end of None: no end in sight
     action: str | None  # what the compaction will drop or summarise
     kept_tokens: int | None
+    kept_basis: str | None  # where kept_tokens comes from
     summary_basis: str | None
     costs: Costs | None
 
     def as_dict(self) -> dict:
         found = asdict(self)
         found["growth_per_call"] = None if self.growth_per_call is None else round(self.growth_per_call, 1)
+        found["calls_left_range"] = None if self.calls_left_range is None else list(self.calls_left_range)
         found["costs"] = self.costs.as_dict() if self.costs else None
         return found
 
@@ -58,16 +70,21 @@ def context_now(session: LiveSession, rule: Rule) -> int | None:
 def forecast(session: LiveSession, rule: Rule) -> Forecast:
     context = context_now(session, rule)
     if context is None:
-        return Forecast(rule.strategy, rule.label, rule.threshold, None, None, None, None, None, None, None, None)
+        return Forecast(rule.strategy, rule.label, rule.threshold, None, None, None, None, None, None, None, None,
+                        None, None)
     pending = session.pending_tokens()
-    tokens_now = context + pending
+    tokens_now = counted(rule, session, context, pending)
     growth = session.growth_per_call()
-    calls = calls_left(rule.threshold, context, pending, growth)
+    # what the agent's own count adds to (or leaves out of) the context and what was written since moves the
+    # threshold the calls have to reach
+    reach = rule.threshold - (tokens_now - context - pending)
+    calls = calls_left(reach, context, pending, growth)
+    spread = calls_left_range(reach, context, pending, growth, session.growth_spread())
     after = kept(rule, session, tokens_now)
     costs = compaction_costs(session, context, tokens_now, after, growth) if after else None
     return Forecast(rule.strategy, rule.label, rule.threshold, tokens_now, rule.threshold - tokens_now, growth,
-                    calls, after.action if after else None, after.tokens if after else None,
-                    after.basis if after else None, costs)
+                    calls, spread, after.action if after else None, after.tokens if after else None,
+                    after.kept_basis if after else None, after.basis if after else None, costs)
 
 
 def calls_left(threshold: int, context: int, pending: int, growth: float | None) -> int | None:
@@ -81,3 +98,22 @@ def calls_left(threshold: int, context: int, pending: int, growth: float | None)
     if context + step >= threshold:
         return 1
     return 1 + math.ceil((threshold - context - step) / growth)
+
+
+def calls_left_range(threshold: int, context: int, pending: int, growth: float | None,
+                     spread: float) -> tuple[int, int | None] | None:
+    """[low, high] around calls_left, about 80 % (see the module's docstring); None before the pace is known.
+    Past the threshold it is [1, 1]; a session not growing has no high end (None)."""
+    if context + pending >= threshold:
+        return (1, 1)
+    if growth is None:
+        return None
+    if growth <= 0:
+        return (1, None)
+    gap = threshold - context - max(growth, pending)
+    if gap <= 0:
+        return (1, 1)
+    calls = gap / growth
+    noise = math.sqrt(gap * spread * spread / growth ** 3) / calls  # a sum of `calls` growths varies so much
+    width = Z_80 * math.sqrt(RATE_DRIFT ** 2 + noise ** 2)
+    return 1 + max(0, math.floor(calls * math.exp(-width))), 1 + math.ceil(calls * math.exp(width))

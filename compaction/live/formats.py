@@ -29,6 +29,9 @@ class LiveFormat:
     rank: int = 500  # recognition order, lowest first (the least particular shapes last)
     # a compaction's post_tokens is the whole context it kept (not only its summary)
     post_tokens_is_context: bool = False
+    # a first call's cache read is the system prompt and tools (a provider that caches the prompt's prefix as
+    # written, as Anthropic's does); False: a partial read, and the prefix is the call less what was written
+    first_read_is_prefix: bool = True
 
 
 _TABLE: dict[str, LiveFormat] = {}

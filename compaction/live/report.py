@@ -51,16 +51,37 @@ def read_json(read: Read) -> dict:
             "partial_bytes": read.partial, "restarted": read.restarted}
 
 
+def calls_words(forecast: Forecast) -> str:
+    """'9 calls left (80 %: 4-21)', 'before the next call', or why the calls cannot be counted."""
+    if forecast.calls_left is None:
+        return "calls left known from the second call on" if forecast.growth_per_call is None \
+            else "no call left to count: the context is not growing"
+    if forecast.calls_left == 1:
+        return "before the next call"
+    spread = forecast.calls_left_range
+    within = "" if spread is None else f" (80 %: {spread[0]:,}-{spread[1]:,})" if spread[1] is not None \
+        else f" (80 %: {spread[0]:,} or more)"
+    return f"{forecast.calls_left:,} calls left{within}"
+
+
 def distance(forecast: Forecast | None) -> str:
-    """'<the rule's label> compacts at 167,000: 18,790 tokens, 9 calls left'."""
+    """'<the rule's label> compacts at 167,000: 18,790 tokens to go, 9 calls left (80 %: 4-21)', or, past its
+    threshold, that it compacts before the next call."""
     if forecast is None or forecast.tokens_now is None or forecast.tokens_left is None:
         return "no call yet"
-    if forecast.calls_left is not None:
-        calls = "before the next call" if forecast.calls_left == 1 else f"{forecast.calls_left:,} calls left"
-    else:
-        calls = "calls left known from the second call on" if forecast.growth_per_call is None \
-            else "no call left to count: the context is not growing"
-    return f"{forecast.label} compacts at {forecast.threshold:,}: {max(forecast.tokens_left, 0):,} tokens, {calls}"
+    if forecast.tokens_left <= 0:
+        return (f"{forecast.label} compacts at {forecast.threshold:,}: the context is already past it by "
+                f"{-forecast.tokens_left:,} tokens, so it compacts before the next call")
+    return f"{forecast.label} compacts at {forecast.threshold:,}: {forecast.tokens_left:,} tokens to go, " \
+           f"{calls_words(forecast)}"
+
+
+def next_compaction(forecast: Forecast | None) -> str:
+    """What the next compaction will drop or summarise, and what it keeps, as the JSON's `action` says."""
+    if forecast is None or not forecast.action:
+        return ""
+    kept = f" ({forecast.kept_tokens:,} tokens carried on)" if forecast.kept_tokens else ""
+    return f"  | next compaction {forecast.action}{kept}"
 
 
 def as_text(reported: Reported, unit: str = "line") -> str:
@@ -71,7 +92,8 @@ def as_text(reported: Reported, unit: str = "line") -> str:
         if update.first_after_compaction:
             growth += " (first call after the compaction)"
         line = (f"call {call.number:,}  {unit} {call.line:,}  {call.context:,} tokens  {growth}".rstrip()
-                + f"  | {distance(reported.forecast)}  | ${update.cost_so_far_usd:,.4f} so far")
+                + f"  | {distance(reported.forecast)}  | ${update.cost_so_far_usd:,.4f} so far"
+                + next_compaction(reported.forecast))
         if reported.what_if is not None:
             line += f"  | what if {distance(reported.what_if)}"
         return line

@@ -11,7 +11,7 @@ The system prompt and tools are the first call's context (it also holds the firs
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from compaction.errors import SettingsError
 from compaction.live.formats import live_format
@@ -34,6 +34,12 @@ class RuleForm:
     own_params: Callable[[LiveSession], dict] | None = None  # what the agent's own log says of its parameters
     # the size of the summary its last compaction in this log wrote, with its basis; None: not known
     summary_from_log: Callable[[Compaction, LiveSession], tuple[int, str] | None] | None = None
+    # the agent's after-compaction model: the tokens its first call after a compaction carries, from what the
+    # session shows so far, (rule, session, tokens now) -> (tokens, basis); None: the shape's estimate below
+    first_call_after: Callable[["Rule", LiveSession, int], tuple[int, str]] | None = None
+    # what the agent itself compares with its threshold, from the newest call's context and what was written
+    # since: (session, context, pending) -> tokens; None: the two added
+    counted: Callable[[LiveSession, int, int], int] | None = None
 
 
 _FORMS: dict[str, RuleForm] = {}  # the agents' rules, then the generic ones (listed in that order)
@@ -79,6 +85,7 @@ class Kept:
     summary_tokens: int
     action: str  # what the compaction will drop or summarise, in words
     basis: str  # where the summary's size comes from
+    kept_basis: str = "the system prompt and tools, what the rule keeps and its summary"  # where `tokens` comes from
 
 
 def agent_rule(session: LiveSession) -> Rule:
@@ -111,9 +118,37 @@ def summary_tokens(rule: Rule, session: LiveSession) -> tuple[int, str]:
     return default, f"{default:,} tokens, {rule.form.default_basis}"
 
 
+def counted(rule: Rule, session: LiveSession, context: int, pending: int) -> int:
+    """The tokens the rule's agent compares with its threshold (its own count where it registers one)."""
+    count = rule.form.counted
+    return count(session, context, pending) if count is not None else context + pending
+
+
+def carried_on(session: LiveSession) -> Compaction | None:
+    """The agent's latest compaction in this session whose first call after is known."""
+    return next((c for c in reversed(session.compactions) if c.first_call_after), None)
+
+
 def kept(rule: Rule, session: LiveSession, tokens_now: int) -> Kept | None:
     """What the history would hold right after the compaction, from a context of `tokens_now`; None
-    before the first call (the system prompt and tools are not known yet)."""
+    before the first call (the system prompt and tools are not known yet). Its tokens: for the agent's own
+    rule, what this session's previous compaction really carried on with (its first call after); else the
+    agent's after-compaction model (RuleForm.first_call_after); else the shape's estimate."""
+    found = shape_kept(rule, session, tokens_now)
+    if found is None:
+        return None
+    previous = carried_on(session) if rule.own else None
+    if previous is not None and previous.first_call_after is not None:
+        return replace(found, tokens=previous.first_call_after,
+                       kept_basis="what this session's last compaction carried on with (its first call after)")
+    if rule.form.first_call_after is not None:
+        tokens, basis = rule.form.first_call_after(rule, session, tokens_now)
+        return replace(found, tokens=tokens, kept_basis=basis)
+    return found
+
+
+def shape_kept(rule: Rule, session: LiveSession, tokens_now: int) -> Kept | None:
+    """The shape's estimate: the system prompt and tools, what the shape keeps, and the summary."""
     base = session.base_tokens
     if base is None:
         return None

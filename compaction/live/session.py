@@ -2,30 +2,38 @@
 the little the forecast needs about the context since the last one. Events from a format's reader come
 in one at a time (`feed`); each new call and each compaction is reported back as an update.
 
-Kept, and nothing else: the per-call columns; one small record per compaction; the last RECENT growths
-and outputs; counters of what was written since the last compaction (characters, the person's turns,
-tool results); the token sizes of the person's newest messages (a rule may keep them); a few notes. The
-memory grows by the call columns alone, whatever the messages hold.
+Kept, and nothing else: the per-call columns; one small record per compaction; the last GROWTH_WINDOW
+growths and RECENT outputs; counters of what was written since the last compaction (characters, the
+person's turns, tool results); the token sizes of the person's newest messages and of the agent's newest
+answers, and the newest files read (a rule may keep them); what the system prompt and tools come to (the
+part a first call after a compaction reads from the cache); a few notes. The memory grows by the call
+columns alone, whatever the messages hold.
 """
 
-from collections import deque
+import statistics
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
 from compaction.live.calls import Call, CallLog
 from compaction.live.events import (
+    Answered,
     CallGrew,
     CallSeen,
     CompactionSeen,
     Event,
     Fact,
+    FileRead,
     Note,
     SummarySeen,
     Written,
 )
+from compaction.live.formats import live_format, names
 from compaction.measures.cost import DEFAULT_PRICES
 from compaction.measures.prices import FALLBACK_NOTE, recorded_call_cost
 
-RECENT = 10  # calls whose growth and output make "the session's recent pace"
+RECENT = 10  # calls whose output makes "the session's recent output"
+GROWTH_WINDOW = 30  # calls whose growth makes the session's pace (forecast.py)
+FILES_KEPT = 20  # the newest files read, by path
 CHARS_PER_TOKEN = 4  # the tutorial's estimate, for text written since the newest call
 KEPT_NOTES = 50
 PERSON_MESSAGES_KEPT = 200
@@ -76,9 +84,16 @@ class LiveSession:
     facts: dict = field(default_factory=dict)  # version, window, session_id
     notes: deque = field(default_factory=lambda: deque(maxlen=KEPT_NOTES))
     segment: Segment = field(default_factory=Segment)
-    growths: deque = field(default_factory=lambda: deque(maxlen=RECENT))
+    growths: deque = field(default_factory=lambda: deque(maxlen=GROWTH_WINDOW))
     outputs: deque = field(default_factory=lambda: deque(maxlen=RECENT))
     person_tokens: deque = field(default_factory=lambda: deque(maxlen=PERSON_MESSAGES_KEPT))
+    answer_tokens: deque = field(default_factory=lambda: deque(maxlen=PERSON_MESSAGES_KEPT))
+    files: OrderedDict = field(default_factory=OrderedDict)  # path -> characters as last read, newest last
+    text_tokens: int = 0  # what the calls grew by beyond the output before them, where text was written between
+    text_chars: int = 0  # the characters written between those calls
+    # the system prompt and tools, in tokens: what a first call after a compaction reads from the cache
+    prefix_tokens: int | None = None
+    opening_tokens: int = 0  # the text written before the first call (its prompt), at characters / 4
     pending_chars: int = 0  # written since the newest call
     cost_usd: float = 0.0
     base_tokens: int | None = None  # the first call's context: system prompt, tools and the first prompt
@@ -110,6 +125,13 @@ class LiveSession:
                 self.person_tokens.append(-(-event.chars // CHARS_PER_TOKEN))
             else:
                 self.segment.tool_results += 1
+        elif isinstance(event, Answered):
+            self.answer_tokens.append(-(-event.chars // CHARS_PER_TOKEN))
+        elif isinstance(event, FileRead):
+            self.files.pop(event.path, None)
+            self.files[event.path] = event.chars
+            while len(self.files) > FILES_KEPT:
+                self.files.popitem(last=False)
         elif isinstance(event, Fact):
             self.facts[event.name] = event.value
         elif isinstance(event, Note):
@@ -123,12 +145,22 @@ class LiveSession:
         call = self.calls.add(event.line, event.usage, self._cost(event.usage), event.time, len(self.compactions))
         self.cost_usd += call.cost_usd
         growth = call.context - previous.context if previous is not None else None
-        if growth is not None and not after:
+        if previous is not None and growth is not None and not after:
             self.growths.append(growth)  # the drop across a compaction is not the session's pace
+            if self.pending_chars and growth > previous.output:
+                self.text_tokens += growth - previous.output
+                self.text_chars += self.pending_chars
         if after:
             self.compactions[-1].first_call_after = call.context
+            if call.read:  # what it read from the cache is the system prompt and tools, unchanged
+                self.prefix_tokens = call.read
         if self.base_tokens is None:
             self.base_tokens = call.context
+            # the system prompt and tools: the first call's cache read, or the call less what was written before
+            # it (the first prompt); a first call after a compaction gives the real figure
+            opening = self.opening_tokens = -(-self.pending_chars // CHARS_PER_TOKEN)
+            read_is_prefix = self.agent in names() and live_format(self.agent).first_read_is_prefix
+            self.prefix_tokens = call.read if call.read and read_is_prefix else max(call.context - opening, 0)
         self.outputs.append(call.output)
         if call.write_1h or call.write_5m:
             self.lifetimes["1h" if call.write_1h > call.write_5m else "5m"] += 1
@@ -163,7 +195,22 @@ class LiveSession:
         return bool(self.compactions) and self.segment.calls == 0
 
     def growth_per_call(self) -> float | None:
-        return sum(self.growths) / len(self.growths) if self.growths else None
+        """The session's pace: the mean growth of its last GROWTH_WINDOW calls, a drop without a compaction
+        (microcompact, a rewind) counted as no growth rather than a shrink; None before the second call."""
+        return sum(max(g, 0) for g in self.growths) / len(self.growths) if self.growths else None
+
+    def tokens_per_char(self) -> float:
+        """How many tokens a character written into this session came to: the calls' growth beyond the
+        output before them, over the characters written between them (1 / CHARS_PER_TOKEN until known)."""
+        if self.text_chars < 10_000:
+            return 1 / CHARS_PER_TOKEN
+        return self.text_tokens / self.text_chars
+
+    def growth_spread(self) -> float:
+        """The standard deviation of the same growths (forecast.py's range)."""
+        if len(self.growths) < 2:
+            return 0.0
+        return statistics.pstdev(max(g, 0) for g in self.growths)
 
     def output_per_call(self) -> float:
         return sum(self.outputs) / len(self.outputs) if self.outputs else 0.0

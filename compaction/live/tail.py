@@ -3,12 +3,14 @@ lines. An agent appends its log a line at a time, and a read can land in the mid
 half is left where it is (the offset stays at its start) and read whole by the next poll.
 
 Before each poll the file is checked against what was read: a file now shorter than the offset was
-truncated, one whose bytes at the start or just before the offset changed was rewritten in place, one
-with another inode was replaced (an editor's save, a rotation). Either way it is read again from the
-start, and the reason is given. The check reads 2 x PROBE bytes, not the file.
+truncated; one whose bytes at the start, just before the offset or at SPREAD points between changed was
+rewritten in place, and so was one whose time changed while its size stayed the one last read (an agent
+only appends: a rewrite of the same size moves nothing else); one with another inode was replaced (an
+editor's save, a rotation). Either way it is read again from the start, and the reason is given. The
+check reads (2 + SPREAD) x PROBE bytes, not the file.
 
-What is kept: the offset, the line count, the file's identity, two PROBE-byte fingerprints and the
-last KEPT_READS reads (their offsets), never the text.
+What is kept: the offset, the line count, the file's identity, its size and time at the end of the last
+read, the PROBE-byte fingerprints and the last KEPT_READS reads (their offsets), never the text.
 """
 
 import os
@@ -17,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHUNK = 1 << 20  # bytes read at a time: a large file is never held whole
-PROBE = 64  # bytes compared at the start and before the offset
+PROBE = 64  # bytes compared at the start, before the offset and at the points between
+SPREAD = 8  # points between the start and the offset whose bytes are compared
 KEPT_READS = 50
 
 
@@ -45,6 +48,8 @@ class FileTail:
         self._identity: tuple[int, int] | None = None
         self._head = b""  # the first PROBE bytes read
         self._before = b""  # the PROBE bytes before the offset
+        self._between: list[tuple[int, bytes]] = []  # (position, PROBE bytes) at SPREAD points before the offset
+        self._stamp: tuple[int, int] | None = None  # (size, time in ns) when the last read ended
         self._restarted: str | None = None
 
     def check(self) -> str | None:
@@ -59,6 +64,9 @@ class FileTail:
             reason = f"the file was truncated ({info.st_size:,} bytes, {self.offset:,} had been read)"
         elif self.offset and not self._same_bytes():
             reason = "the file was rewritten: bytes already read have changed"
+        elif self.offset and self._stamp is not None and self._stamp[0] == info.st_size \
+                and self._stamp[1] != info.st_mtime_ns:
+            reason = "the file was rewritten: its time changed and its size did not"
         self._identity = identity
         if reason is not None:
             self.restart(reason)
@@ -68,6 +76,7 @@ class FileTail:
         """Read the file again from the start at the next read, for `reason`."""
         self.offset = self.line = self.partial = 0
         self._head = self._before = b""
+        self._between, self._stamp = [], None
         self.restarts += 1
         self._restarted = reason
 
@@ -76,7 +85,13 @@ class FileTail:
             head = handle.read(len(self._head))
             handle.seek(self.offset - len(self._before))
             before = handle.read(len(self._before))
-        return head == self._head and before == self._before
+            if head != self._head or before != self._before:
+                return False
+            for position, probe in self._between:
+                handle.seek(position)
+                if handle.read(len(probe)) != probe:
+                    return False
+        return True
 
     def lines(self, max_bytes: int | None = None):
         """Each whole line written since the last read, as (line number, bytes without the newline). With
@@ -110,6 +125,8 @@ class FileTail:
                 self._remember(handle)
             handle.seek(0, os.SEEK_END)
             partial, self.partial = self.partial, handle.tell() - self.offset
+            info = os.fstat(handle.fileno())
+            self._stamp = (info.st_size, info.st_mtime_ns)
         # a read is recorded when it found lines, restarted, or found more of a line being written
         if self.offset > start or self._restarted or self.partial not in (0, partial):
             self.read_count += 1
@@ -122,6 +139,11 @@ class FileTail:
         size = min(PROBE, self.offset)
         handle.seek(self.offset - size)
         self._before = handle.read(size)
+        self._between = []
+        for point in range(1, SPREAD + 1):
+            position = self.offset * point // (SPREAD + 1)
+            handle.seek(position)
+            self._between.append((position, handle.read(min(PROBE, self.offset - position))))
 
     @property
     def last_read(self) -> Read | None:

@@ -1,9 +1,11 @@
-"""How far to trust a what-if on a log that compacted itself: the log's own compaction points beside
-where the replayed strategy compacted, the calls between them, and how far the token estimate was from
-what the log recorded before the first of them (where both histories are the whole conversation).
+"""How far to trust a what-if on a log that compacted itself: each of the log's own compaction points
+beside where the replayed strategy compacted, the calls between them, what the first call after each
+carried (the log's recorded context against the strategy's estimate), and how far the token estimate was
+from what the log recorded before the first of them (where both histories are the whole conversation).
 
 A strategy "compacted" at a call when a summary was written before it (ReplayResult's `summaries`
-count went up): L4, a peer's summary, a reactive compaction or the compact tool.
+count went up): L4, a peer's summary, a reactive compaction or the compact tool. The log's compactions
+and the strategy's are paired in order: the log's first beside the strategy's first, and so on.
 """
 
 import statistics
@@ -17,6 +19,9 @@ class CompactionPair:
     log_call: int | None  # the first call after one of the log's own compactions (0-based); None: none left
     strategy_call: int | None  # the strategy's compaction of the same rank (its first beside the log's first)
     pre_tokens: int | None  # what the log says the context held when it compacted
+    trigger: str | None = None  # "auto", "manual", or None when the log does not say
+    log_after_tokens: int | None = None  # what the log recorded at the first call after its compaction
+    strategy_after_tokens: int | None = None  # the strategy's tokens at the first call after its own
 
     @property
     def calls_apart(self) -> int | None:
@@ -25,9 +30,17 @@ class CompactionPair:
             return None
         return self.strategy_call - self.log_call
 
+    @property
+    def after_error(self) -> float | None:
+        """The strategy's first call after its compaction against the log's, as a share of the log's."""
+        if not self.log_after_tokens or self.strategy_after_tokens is None:
+            return None
+        return self.strategy_after_tokens / self.log_after_tokens - 1
+
     def as_dict(self) -> dict:
         return {"log_call": self.log_call, "strategy_call": self.strategy_call, "pre_tokens": self.pre_tokens,
-                "calls_apart": self.calls_apart}
+                "trigger": self.trigger, "calls_apart": self.calls_apart, "log_after_tokens": self.log_after_tokens,
+                "strategy_after_tokens": self.strategy_after_tokens, "after_error": self.after_error}
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,14 @@ def strategy_compactions(result: ReplayResult) -> list[int]:
     return found
 
 
+def _recorded(result: ReplayResult, call: int | None) -> int | None:
+    """What the log recorded the call carried, when it says."""
+    if call is None or call >= len(result.calls):
+        return None
+    measures = result.calls[call].measures
+    return measures.recorded.get("context_tokens") if measures is not None and measures.recorded else None
+
+
 def fidelity(result: ReplayResult) -> Fidelity | None:
     """The fidelity of `result` against its log; None when the log recorded no usage at all."""
     recorded = [(c.tokens, c.measures.recorded["context_tokens"]) for c in result.calls
@@ -66,7 +87,10 @@ def fidelity(result: ReplayResult) -> Fidelity | None:
               and c.measures.recorded.get("context_tokens")]
     error = statistics.median(abs(sent - log) / log for sent, log in before) if before else None
     ours = strategy_compactions(result)
-    # in order: the log's first compaction beside the strategy's first, and so on
-    pairs = [CompactionPair(boundary.get("call"), ours[n] if n < len(ours) else None, boundary.get("pre_tokens"))
-             for n, boundary in enumerate(result.boundaries)]
+    pairs = []
+    for n, boundary in enumerate(result.boundaries):
+        log_call, strategy_call = boundary.get("call"), ours[n] if n < len(ours) else None
+        pairs.append(CompactionPair(log_call, strategy_call, boundary.get("pre_tokens"), boundary.get("trigger"),
+                                    _recorded(result, log_call),
+                                    result.calls[strategy_call].tokens if strategy_call is not None else None))
     return Fidelity(tuple(pairs), tuple(ours), error, sum(1 for c in result.calls if c.exact), len(before))

@@ -151,9 +151,15 @@ def price_for(model: str | None) -> ModelPrice | None:
         return None
     if made_no_call(model):
         return replace(ZERO, family=model.strip())
+    return family_row(model, _BY_FAMILY)
+
+
+def family_row(model: str, by_family: dict):
+    """The row of `by_family` (family -> row) for the longest family that starts `model` normalised, when what
+    follows the family is not another version number; None when no family does (the window table reads it too)."""
     name = normalise(model)
     for end in range(len(name), 0, -1):
-        row = _BY_FAMILY.get(name[:end])
+        row = by_family.get(name[:end])
         if row is not None:
             rest = name[end:]
             # another version number after the family is another model: claude-opus-4 is not claude-opus-4-9

@@ -16,7 +16,7 @@ from compaction.model.conversation import RECORDED_TOTALS, Conversation
 from compaction.model.messages import Message, tool_result_positions
 from compaction.model.prepared import NOTHING_RECORDED, Prepared, Recorded
 from compaction.model.sizes import list_size
-from compaction.model.tokens import DEFAULT_TOKEN_MODEL
+from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.model.tool_index import ResultBlocks, ToolNames
 from compaction.model.validity import check_pairs
 
@@ -234,12 +234,27 @@ def prepare(conversation: "list[Message] | Conversation | History") -> History:
                             conversation.metadata.get("compact_boundaries") or [],
                             conversation.metadata.get("agent_version"),
                             frozenset(conversation.metadata.get("compact_summary_indices") or ()),
-                            *_run_facts(conversation.metadata))
-        if conversation.has_usage:
+                            *_run_facts(conversation.metadata),
+                            tuple(conversation.metadata.get("start_attachments") or ()),
+                            metadata=conversation.metadata)
+        if conversation.has_usage and given_model(conversation.metadata) is None:
             calibration = calibrate(sizes, overhead, recorded.usage, recorded.boundaries)
+    model = given_model(conversation.metadata) if isinstance(conversation, Conversation) else None
     prepared = Prepared(messages, sizes, ToolNames(messages), ResultBlocks(messages), overhead,
-                        calibration.model if calibration else DEFAULT_TOKEN_MODEL, calibration, recorded, problems)
+                        model or (calibration.model if calibration else DEFAULT_TOKEN_MODEL), calibration, recorded,
+                        problems)
     return History(messages, sizes, list(range(len(messages))), prepared, pair_problems=problems)
+
+
+def given_model(metadata: dict) -> TokenModel | None:
+    """The token model a log says it counted with (a compacting client's trace), or None: calibrate."""
+    found = metadata.get("token_model") if isinstance(metadata, dict) else None
+    if not isinstance(found, dict):
+        return None
+    try:
+        return TokenModel(float(found["tokens_per_char"]), int(found["overhead_tokens"]), bool(found["calibrated"]))
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _run_facts(metadata: dict) -> tuple[dict | None, str | None]:

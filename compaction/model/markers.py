@@ -1,7 +1,8 @@
 """The texts compaction leaves in a history, so later passes (and the offline summariser) know them.
 
 The lab's own and the generic peers' are here; each agent's package registers its own summary's opening
-words (register_summary_prefix) and keeps its other texts.
+words (register_summary_prefix) and the opening words of what it leaves for a dropped tool result
+(register_placeholder).
 """
 
 from compaction.model.messages import Message
@@ -17,6 +18,7 @@ PLACEHOLDER = "[Earlier tool result compacted. Re-run if needed.]"
 MASK = "<MASKED>"  # observation masking's text (as the condensers that mask write it)
 API_CLEARED = "[tool result cleared]"  # stands in for clear_tool_uses' placeholder, whose text is not documented
 LANGCHAIN_CLEARED = "[cleared]"  # ClearToolUsesEdit's default placeholder
+PERSISTED_PREFIX = "<persisted-output>"  # L3's preview of an output saved to disk (an agent may write the same)
 
 _summary_prefixes: tuple[str, ...] = (COMPACTED_PREFIX, REACTIVE_PREFIX, KEEP_LAST_SUMMARY_PREFIX,
                                       COMPACTION_BLOCK_PREFIX, LANGCHAIN_SUMMARY_PREFIX, TURNS_SUMMARY_PREFIX)
@@ -28,6 +30,22 @@ def register_summary_prefix(prefix: str) -> str:
     if prefix not in _summary_prefixes:
         _summary_prefixes = (*_summary_prefixes, prefix)
     return prefix
+
+
+_placeholder_openings: tuple[str, ...] = (PLACEHOLDER, MASK, API_CLEARED, LANGCHAIN_CLEARED, SNIP_PREFIX)
+
+
+def register_placeholder(opening: str) -> str:
+    """Enter the words a text left in place of something dropped opens with (an agent's cleared result)."""
+    global _placeholder_openings
+    if opening not in _placeholder_openings:
+        _placeholder_openings = (*_placeholder_openings, opening)
+    return opening
+
+
+def is_placeholder_text(text: str) -> bool:
+    """Whether `text` stands in for something compaction dropped: a placeholder, a mask, a snip marker."""
+    return text.startswith(_placeholder_openings)
 
 
 def summary_prefixes() -> tuple[str, ...]:

@@ -33,6 +33,11 @@ class Recorded:
     # the model the log names for the whole run (its totals', else its metadata's `model`): the one its
     # calls are priced at when their usage names none
     run_model: str | None = None
+    # what the agent's log says its first call carried besides the messages (its lines beside them)
+    start_attachments: tuple = ()
+    # the importer's facts about the log (Conversation.metadata), read-only: what an agent's preset reads of
+    # its own log (the window and limit it names, sizes it recorded)
+    metadata: dict = field(default_factory=dict)
 
 
 NOTHING_RECORDED = Recorded()

@@ -1,6 +1,7 @@
 """What a replay of one conversation starts from, whichever loop runs it (plain.py, incremental.py), and
 how its result is finished: the prepared conversation, the store and summariser, the model window, the
-billing of every call, and the indexes the loops look up. A sweep's cells share one."""
+billing of every call, and the indexes the loops look up. The model window is the caller's, or the log's
+own (its model's, measures/windows.py). A sweep's cells share one."""
 
 from dataclasses import dataclass
 
@@ -9,6 +10,7 @@ from compaction.measures.billing import Billing
 from compaction.measures.cache import modelled_cache_reads
 from compaction.measures.cost import Prices
 from compaction.measures.meter import Meter
+from compaction.measures.windows import log_window
 from compaction.model.history import History, prepare, remeasured
 from compaction.model.settings import Settings
 from compaction.replay import lookups
@@ -19,6 +21,7 @@ from compaction.summarizers import OfflineSummarizer, Summarizer
 
 
 def check_window(model_window_tokens) -> int:
+    """A window the caller gave, checked (None, the log's own window, is resolved once the log is prepared)."""
     if isinstance(model_window_tokens, bool) or not isinstance(model_window_tokens, int) \
             or model_window_tokens < 1:
         raise SettingsError(f"the model window must be a positive number of tokens, got {model_window_tokens!r}")
@@ -42,10 +45,13 @@ class ReplayContext:
 
     @classmethod
     def start(cls, conversation, name: str, options: ReplayOptions, follows_log: bool = False) -> "ReplayContext":
-        window = check_window(options.model_window_tokens)
+        given = options.model_window_tokens
+        window = None if given is None else check_window(given)
         prepared = prepare(conversation)
         if prepared.messages is not prepared.originals:  # a layer's output: its origins are not 0..n-1
             prepared = remeasured(prepared.messages, prepared.prepared)
+        if window is None:  # the log's model's window (measures/windows.py)
+            window = log_window(prepared.recorded.usage, prepared.recorded.metadata).tokens
         calls = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
         prices = options.prices
         return cls(name, prepared, options.store or OutputStore.temporary(), options.summarizer or OfflineSummarizer(),

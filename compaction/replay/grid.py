@@ -1,14 +1,20 @@
-"""The cells of a sweep computed in one process: every cell's settings, and the replays behind them,
-shared where they are exactly the same. Both the sweep here (sweep.py) and each worker of a spread sweep
-(spread.py) call `local_cells`.
+"""The cells of a sweep computed in one process: every cell's settings and strategy, and the replays
+behind them, shared where they are exactly the same. Both the sweep here (sweep.py) and each worker of a
+spread sweep (spread.py) call `local_cells`.
+
+An axis names a field of Settings (the tutorial's knobs, which every strategy is called with) or a
+parameter of the swept strategy (a preset's own knobs, such as an agent's auto-compact limit), checked by the
+strategy's spec; a sweep has one axis (a line) or two (a grid).
 
 What is shared between cells: the prepared conversation (sizes and caches), one output store (an
 output persisted by one cell is not written again by the next) and whole replays: cells that differ
 only in settings the strategy does not read share one replay, and a replay in which the history never
-went over CONTEXT_LIMIT is the same for every limit above its largest size.
+went over CONTEXT_LIMIT is the same for every limit above its largest size. Cells of different strategy
+parameters share no replay.
 """
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from compaction.errors import SettingsError
@@ -20,7 +26,22 @@ from compaction.replay.context import ReplayContext
 from compaction.replay.loop import ReplayResult, incremental_form, replay
 from compaction.replay.options import ReplayOptions
 from compaction.storage.outputs import OutputStore
-from compaction.strategies import StepFunction
+from compaction.strategies import Built, StepFunction, StrategySpec, resolve
+
+SETTING, PARAMETER = "setting", "parameter"
+
+
+@dataclass(frozen=True)
+class SweepAxis:
+    name: str
+    values: list[Any]
+    kind: str  # SETTING: a field of Settings; PARAMETER: a parameter of the swept strategy
+
+
+@dataclass(frozen=True)
+class GridCell:
+    settings: Settings
+    params: tuple[tuple[str, Any], ...] | None = None  # the strategy's checked parameters here; None: as given
 
 
 def cell_measures(result: ReplayResult) -> dict[str, Any]:
@@ -28,40 +49,71 @@ def cell_measures(result: ReplayResult) -> dict[str, Any]:
     return {name: totals[name] for name in MEASURES}
 
 
-def _check_axis(axis: tuple[str, Sequence[int]], label: str) -> tuple[str, list[int]]:
+def strategy_spec(strategy: "str | StepFunction") -> tuple[StrategySpec | None, dict[str, Any]]:
+    """The registry's spec of a strategy and the parameters it was given; (None, {}) for a caller's function."""
+    _, step = resolve(strategy)
+    return (step.spec, dict(step.params)) if isinstance(step, Built) else (None, {})
+
+
+def axis_kind(name: str, spec: StrategySpec | None) -> str:
+    """PARAMETER when `name` is a parameter of the strategy, SETTING for a field of Settings. A strategy
+    that takes its parameters from the settings (the tutorial's) names them as the settings: there the
+    name is the setting, as it always was (a parameter given to it overrides that setting's axis)."""
+    own = set() if spec is None else {param.name for param in spec.params
+                                      if not spec.from_settings or param.name not in LIMITS}
+    if name in own:
+        return PARAMETER
+    if name in LIMITS:
+        return SETTING
+    if spec is None or not own:
+        raise SettingsError(f"unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
+    raise SettingsError(f"{name!r} is neither a setting nor a parameter of {spec.name}; its parameters are "
+                        f"{', '.join(sorted(own))}, the settings {', '.join(LIMITS)}")
+
+
+def _check_axis(axis: tuple[str, Sequence[Any]], label: str, spec: StrategySpec | None) -> SweepAxis:
     try:
         name, values = axis
     except (TypeError, ValueError):
-        raise SettingsError(f"{label} must be (setting name, values), got {axis!r}") from None
-    if name not in LIMITS:
-        raise SettingsError(f"{label}: unknown setting {name!r}; choose one of {', '.join(LIMITS)}")
+        raise SettingsError(f"{label} must be (setting or parameter name, values), got {axis!r}") from None
+    try:
+        kind = axis_kind(name, spec)
+    except SettingsError as error:
+        raise SettingsError(f"{label}: {error}") from None
     values = list(values)
     if not values:
         raise SettingsError(f"{label}: {name} needs at least one value")
-    return name, values
+    return SweepAxis(name, values, kind)
 
 
-def sweep_grid(base: Settings, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]]
-               ) -> tuple[str, list[int], str, list[int], list[list[Settings]]]:
-    """The checked axes (name and values of each) and every cell's settings (rows: y values); a
-    SettingsError naming the axis or the cell that cannot be, before any work."""
-    x_name, x_values = _check_axis(x, "x")
-    y_name, y_values = _check_axis(y, "y")
-    if x_name == y_name:
-        raise SettingsError(f"x and y must be two different settings, both are {x_name}")
-    return x_name, x_values, y_name, y_values, _grid_settings(base, x_name, x_values, y_name, y_values)
+def sweep_grid(base: Settings, x: tuple[str, Sequence[Any]], y: tuple[str, Sequence[Any]] | None,
+               strategy: "str | StepFunction" = "pipeline") -> tuple[SweepAxis, SweepAxis | None, list[list[GridCell]]]:
+    """The checked axes (y None: a line) and every cell (rows: y values); a SettingsError naming the axis
+    or the cell that cannot be, before any work. A parameter's values are checked by the strategy's spec."""
+    spec, given = strategy_spec(strategy)
+    x_axis = _check_axis(x, "x", spec)
+    y_axis = None if y is None else _check_axis(y, "y", spec)
+    if y_axis is not None and x_axis.name == y_axis.name:
+        raise SettingsError(f"x and y must be two different settings, both are {x_axis.name}")
+    return x_axis, y_axis, _grid_cells(base, spec, given, x_axis, y_axis)
 
 
-def _grid_settings(base: Settings, x_name: str, x_values: list[int], y_name: str, y_values: list[int]
-                   ) -> list[list[Settings]]:
+def _grid_cells(base: Settings, spec: StrategySpec | None, given: dict[str, Any], x: SweepAxis,
+                y: SweepAxis | None) -> list[list[GridCell]]:
     rows = []
-    for y_value in y_values:
+    for y_value in (y.values if y is not None else [None]):
         row = []
-        for x_value in x_values:
+        for x_value in x.values:
+            pairs = [(x, x_value)] + ([(y, y_value)] if y is not None else [])
+            settings = {axis.name: value for axis, value in pairs if axis.kind == SETTING}
+            params = {axis.name: value for axis, value in pairs if axis.kind == PARAMETER}
             try:
-                row.append(base.replace(**{x_name: x_value, y_name: y_value}))
+                checked = spec.resolve({**given, **params}) if params and spec is not None else None
+                row.append(GridCell(base.replace(**settings), None if checked is None else tuple(sorted(
+                    checked.items()))))
             except SettingsError as error:
-                raise SettingsError(f"{x_name}={x_value}, {y_name}={y_value}: {error}") from None
+                where = ", ".join(f"{axis.name}={value}" for axis, value in pairs)
+                raise SettingsError(f"{where}: {error}") from None
         rows.append(row)
     return rows
 
@@ -94,7 +146,7 @@ def _reusable(candidates: list[ReplayResult], settings: Settings) -> ReplayResul
     return None
 
 
-def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
+def local_cells(prepared: History, grid: list[list[GridCell]], step: StepFunction, read: frozenset[str] | None,
                 reuse: bool, options: ReplayOptions,
                 progress: Callable[[int, int], None] | None = None) -> tuple[list[list[dict]], int]:
     """(cells[row][column], replays made) of `grid`. `read`: the settings the strategy reads (None: any);
@@ -110,28 +162,46 @@ def local_cells(prepared: History, grid: list[list[Settings]], step: StepFunctio
     return [[cells[r, c] for c in range(len(grid[0]))] for r in range(len(grid))], counts.replays
 
 
-def iter_local_cells(prepared: History, grid: list[list[Settings]], step: StepFunction, read: frozenset[str] | None,
+def iter_local_cells(prepared: History, grid: list[list[GridCell]], step: StepFunction, read: frozenset[str] | None,
                      reuse: bool, options: ReplayOptions,
                      counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """(row, column, cell) of each cell of `grid` as it is done. A strategy with an incremental form runs
-    its cells as branches that split where they first differ (branches.py); the others replay each cell,
-    reusing a finished replay where it is the same (see _reusable)."""
-    keeps = any(settings.keeps for row in grid for settings in row)  # only the plain layers keep verbatim
-    form = incremental_form(step) if reuse and not keeps else None
+    """(row, column, cell) of each cell of `grid` as it is done, the cells of one set of the strategy's
+    parameters together (`step` as given where a cell names none), in the grid's order."""
+    by_params: dict[tuple | None, list[tuple[tuple[int, int], Settings]]] = {}
+    for row, line in enumerate(grid):
+        for column, cell in enumerate(line):
+            by_params.setdefault(cell.params, []).append(((row, column), cell.settings))
     options = options.given(keep_histories=False)
+    for params, cells in by_params.items():
+        at, at_read = (step, read) if params is None else _built_at(step, params)
+        yield from _strategy_cells(prepared, cells, at, at_read, reuse, options, counts)
+
+
+def _built_at(step: StepFunction, params: tuple) -> tuple[Built, frozenset[str] | None]:
+    """`step`, a strategy of the registry (sweep_grid checked it), at one cell's parameters."""
+    if not isinstance(step, Built):
+        raise SettingsError("a sweep over a strategy's parameter needs a strategy of the registry")
+    built = step.spec.build(dict(params))
+    return built, built.settings_read
+
+
+def _strategy_cells(prepared: History, cells: list[tuple[tuple[int, int], Settings]], step: StepFunction,
+                    read: frozenset[str] | None, reuse: bool, options: ReplayOptions,
+                    counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """The cells of one strategy at one set of parameters. A strategy with an incremental form runs its
+    cells as branches that split where they first differ (branches.py); the others replay each cell,
+    reusing a finished replay where it is the same (see _reusable)."""
+    keeps = any(settings.keeps for _, settings in cells)  # only the plain layers keep verbatim
+    form = incremental_form(step) if reuse and not keeps else None
     if form is not None:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)
-        cells = [((r, c), grid[r][c]) for r in range(len(grid)) for c in range(len(grid[0]))]
         for (row, column), branch in branch_replays(context, form, cells, counts):
             yield row, column, cell_measures(branch)
         return
     done: dict[tuple, list[ReplayResult]] = {}
     # largest limits first: a replay whose history never went over its own limit also answers the
     # smaller limits down to the largest size it compared (see _reusable)
-    order = sorted(((r, c) for r in range(len(grid)) for c in range(len(grid[0]))),
-                   key=lambda rc: -grid[rc[0]][rc[1]].context_limit)
-    for row, column in order:
-        settings = grid[row][column]
+    for (row, column), settings in sorted(cells, key=lambda cell: -cell[1].context_limit):
         candidates = done.setdefault(_replay_key(settings, read), [])
         replayed = _reusable(candidates, settings) if reuse else None
         if replayed is None:

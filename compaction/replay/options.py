@@ -8,7 +8,6 @@ from typing import Any
 
 from compaction.errors import SettingsError
 from compaction.measures.cost import Prices
-from compaction.replay.records import MODEL_WINDOW_TOKENS
 from compaction.storage.outputs import OutputStore
 from compaction.summarizers import Summarizer
 
@@ -17,7 +16,8 @@ from compaction.summarizers import Summarizer
 class ReplayOptions:
     store: OutputStore | None = None  # where persisted outputs go (None: a new temporary folder)
     summarizer: Summarizer | None = None  # who writes the summaries (None: the offline summariser)
-    model_window_tokens: int = MODEL_WINDOW_TOKENS  # a context over it is compacted reactively
+    # a context over it is compacted reactively; None: the log's own window (its model's, measures/windows.py)
+    model_window_tokens: int | None = None
     prices: Prices | None = None  # None: each call priced as the log says
     from_log: bool = True  # the tokens the log recorded are used where they are known
     keep_histories: bool = True  # each call's history is kept in the result (sweeps drop them)

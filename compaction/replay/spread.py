@@ -1,6 +1,7 @@
 """A sweep spread over the workers of an executor (local processes, or a Dask cluster): one task per
 row of the grid (per column when the rows are CONTEXT_LIMIT, whose replays a sweep shares along its
-axis), each a sweep of its own on a worker. The cells are those of the sweep in one process.
+axis; per cell for a sweep of one axis), each a sweep of its own on a worker. The cells are those of
+the sweep in one process.
 
 What travels to a worker is the prepared conversation's messages and what was measured beside them
 (system prompt and tools, the token model, the log's recorded usage), and the strategy by name, so
@@ -76,38 +77,44 @@ def _strategy(strategy: "str | Built") -> "str | tuple[str, dict]":
     return strategy if isinstance(strategy, str) else (strategy.spec.name, strategy.params)
 
 
-def sweep_line(value: int, conversation: _Conversation, across: tuple[str, list[int]], along: str,
+def sweep_line(value: Any, conversation: _Conversation, across: tuple[str, list[Any]] | None, along: str,
                base: Settings, strategy: "str | tuple[str, dict]", options: ReplayOptions) -> tuple[list[dict], int]:
-    """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`), and how
-    many replays they took. `options`: what the sweep's options give a worker (ReplayOptions.for_workers)."""
+    """On a worker: the cells of one line of the grid (`along` = `value`, every value `across`; the one
+    cell at `value` when `across` is None), and how many replays they took. `options`: what the sweep's
+    options give a worker (ReplayOptions.for_workers)."""
     if isinstance(strategy, str):
         name, step = resolve(strategy)
         read = SETTINGS_READ.get(name)
     else:
         built = build(*strategy)
         name, step, read = built.__name__, built, built.settings_read
-    *_, grid = sweep_grid(base, across, (along, [value]))
+    line = (along, [value])
+    *_, grid = sweep_grid(base, across or line, line if across else None, step)
     with tempfile.TemporaryDirectory(prefix="compaction-sweep-") as folder:
         here = options.given(store=SweepStore(folder), summarizer=OfflineSummarizer())
         cells, replays = local_cells(conversation.history(), grid, step, read, True, here)
     return cells[0], replays
 
 
-def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list[int]], base: Settings,
+def spread_lines(prepared: History, x: tuple[str, list[Any]], y: tuple[str, list[Any]] | None, base: Settings,
                  strategy: "str | Built", options: ReplayOptions,
                  cancelled: Callable[[], bool] | None = None) -> Iterator[tuple[int, list, int]]:
     """(cells done so far, [(row, column, cell)] of one line, its replays) as each task finishes, on the
-    workers of `options.executor`."""
+    workers of `options.executor`. `y` None: a line of cells along `x`, one task per cell."""
     executor = options.executor
-    by_columns = y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: its replays are shared
-    across, (along, values) = (y, x) if by_columns else (x, y)
+    by_columns = y is not None and y[0] == "context_limit"  # keep CONTEXT_LIMIT inside each task: shared replays
+    across: tuple[str, list[Any]] | None
+    if y is None:
+        across, (along, values) = None, x
+    else:
+        across, (along, values) = (y, x) if by_columns else (x, y)
     conversation = _Conversation(messages_payload(prepared.originals), prepared.overhead, prepared.token_model,
                                  prepared.calibration, prepared.recorded, uuid.uuid4().hex)
     if getattr(executor, "shares_memory", False):
         # forked workers start from this process's memory: prepared (and indexed) once, here, for all
         _PREPARED.clear()
         _PREPARED[conversation.key] = warmed(conversation.history())
-    tasks = line_parts(len(values), len(across[1]), executor.workers)
+    tasks = line_parts(len(values), len(across[1]) if across else 1, executor.workers)
     done = 0
     for task, outcome in stream(_sweep_part, tasks, (values, conversation, across, along, base,
                                                       _strategy(strategy), options.for_workers()),
@@ -117,8 +124,8 @@ def spread_lines(prepared: History, x: tuple[str, list[int]], y: tuple[str, list
             raise CompactionError(f"the sweep failed on a worker ({along} {values[position]:,}): {outcome}")
         line, line_replays = outcome
         done += len(line)
-        yield done, [(first + k, position, cell) if by_columns else (position, first + k, cell)
-                     for k, cell in enumerate(line)], line_replays
+        yield done, [(0, position, cell) if across is None else (first + k, position, cell) if by_columns
+                     else (position, first + k, cell) for k, cell in enumerate(line)], line_replays
 
 
 def line_parts(lines: int, length: int, workers: int) -> list[tuple[int, int, int]]:
@@ -129,8 +136,9 @@ def line_parts(lines: int, length: int, workers: int) -> list[tuple[int, int, in
             + [(line, 0, length) for line in range(opening, lines)])
 
 
-def _sweep_part(part: tuple[int, int, int], values: list[int], conversation: _Conversation,
-                across: tuple[str, list[int]], along: str, *rest) -> tuple[list[dict], int]:
+def _sweep_part(part: tuple[int, int, int], values: list[Any], conversation: _Conversation,
+                across: tuple[str, list[Any]] | None, along: str, *rest) -> tuple[list[dict], int]:
     """On a worker: the cells `first` to `end` of one line (line_parts), and how many replays they took."""
     line, first, end = part
-    return sweep_line(values[line], conversation, (across[0], across[1][first:end]), along, *rest)
+    return sweep_line(values[line], conversation, (across[0], across[1][first:end]) if across else None, along,
+                      *rest)

@@ -1,4 +1,5 @@
-"""A sweep: replay one conversation over a grid of two settings and measure every cell.
+"""A sweep: replay one conversation over a grid of two settings or parameters of the strategy (or a line
+of one) and measure every cell.
 
 Every measure is kept per cell (compaction.measures.registry), so a page can switch the measure shown
 without replaying. The cells are computed here (grid.py) or, with an executor of several workers, one
@@ -17,7 +18,7 @@ from compaction.measures.tradeoff import pareto_front
 from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.branches import BranchCounts
-from compaction.replay.grid import SweepStore, iter_local_cells, sweep_grid
+from compaction.replay.grid import PARAMETER, SETTING, SweepStore, iter_local_cells, strategy_spec, sweep_grid
 from compaction.replay.options import ReplayOptions, options_from
 from compaction.replay.spread import spread_lines
 from compaction.strategies import SETTINGS_READ, Built, StepFunction, resolve
@@ -29,19 +30,29 @@ NOT_DONE = {name: None for name in MEASURES}  # a cell still to do while the swe
 @dataclass
 class SweepResult:
     x_name: str
-    x_values: list[int]
-    y_name: str
-    y_values: list[int]
+    x_values: list[Any]
+    y_name: str | None  # None: a line, one row of cells along x
+    y_values: list[Any]
     measure: str
     strategy: str
     base_settings: Settings
     cells: list[list[dict[str, Any]]] = field(default_factory=list)  # cells[row of y][column of x]
     replays: int = 0  # distinct replays made; the other cells had the same outcome as one of them
     cells_done: int = 0  # while a sweep streams (sweep_stream): the cells done so far
+    parameters: tuple[str, ...] = ()  # the axes that are the strategy's own parameters (the others: settings)
+    base_params: dict[str, Any] = field(default_factory=dict)  # the strategy's parameters as given
+
+    @property
+    def rows(self) -> int:
+        return len(self.y_values) if self.y_name is not None else 1
 
     @property
     def cell_count(self) -> int:
-        return len(self.x_values) * len(self.y_values)
+        return len(self.x_values) * self.rows
+
+    def line(self, measure: str | None = None) -> list[Any]:
+        """One measure along x, for a sweep of one axis (the first row of a grid)."""
+        return self.grid(measure)[0]
 
     def grid(self, measure: str | None = None) -> list[list[Any]]:
         """One measure over the grid, rows by y value, columns by x value."""
@@ -50,7 +61,7 @@ class SweepResult:
 
     def trade_off_front(self, cost: str = "cost_usd", loss: str = "blind_references") -> set[tuple[int, int]]:
         """(row, column) of the cells no other cell beats on both `cost` and `loss` (the Pareto front)."""
-        cells = [(r, c) for r in range(len(self.y_values)) for c in range(len(self.x_values))]
+        cells = [(r, c) for r in range(self.rows) for c in range(len(self.x_values))]
 
         def lower_is_better(name: str, value):
             return value if value is None or check_measure(name).better == "lower" else -value
@@ -59,27 +70,45 @@ class SweepResult:
                   for r, c in cells]
         return {cells[i] for i in pareto_front(points)}
 
+    def values_at(self, row: int, column: int) -> dict[str, Any]:
+        """The axes' values at a cell, by name."""
+        values = {self.x_name: self.x_values[column]}
+        if self.y_name is not None:
+            values[self.y_name] = self.y_values[row]
+        return values
+
     def settings_at(self, row: int, column: int) -> Settings:
-        return self.base_settings.replace(**{self.x_name: self.x_values[column], self.y_name: self.y_values[row]})
+        return self.base_settings.replace(**{name: value for name, value in self.values_at(row, column).items()
+                                             if name not in self.parameters})
+
+    def params_at(self, row: int, column: int) -> dict[str, Any]:
+        """The strategy's parameters at a cell: those given, with the axes that are parameters."""
+        return {**self.base_params, **{name: value for name, value in self.values_at(row, column).items()
+                                       if name in self.parameters}}
+
+    def _axis(self, name: str | None, values: list[Any]) -> dict[str, Any] | None:
+        return None if name is None else {"name": name, "values": values,
+                                           "kind": PARAMETER if name in self.parameters else SETTING}
 
     def as_dict(self) -> dict[str, Any]:
-        return {"x": {"name": self.x_name, "values": self.x_values},
-                "y": {"name": self.y_name, "values": self.y_values},
+        return {"x": self._axis(self.x_name, self.x_values), "y": self._axis(self.y_name, self.y_values),
                 "measure": self.measure, "strategy": self.strategy, "replays": self.replays,
                 "grid": self.grid(), "cells": self.cells,
                 "trade_off_front": sorted([row, column] for row, column in self.trade_off_front())}
 
 
-def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]],
+def sweep(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Sequence[Any]] | None = None,
           base_settings: Settings | None = None, *, measure: str = "peak_tokens",
           strategy: "str | StepFunction" = "pipeline", progress: Callable[[int, int], None] | None = None,
           cancelled: Callable[[], bool] | None = None, options: ReplayOptions | None = None,
           **changes: Any) -> SweepResult:
-    """Replay `conversation` for every (x, y) pair of settings; `progress(done, total)` after each cell.
+    """Replay `conversation` for every (x, y) pair of values; `progress(done, total)` after each cell.
 
-    `x` and `y` are (setting name, values), e.g. ("context_limit", [20_000, 50_000]). Bad names or
-    values raise SettingsError before any replay runs. What rides along is `options` (options.py), or
-    its fields given one by one (`executor=`, `prices=`, `model_window_tokens=`, ...). With an executor
+    `x` and `y` are (name, values): a setting, e.g. ("context_limit", [20_000, 50_000]), or a parameter
+    of `strategy`, e.g. ("trigger", [100_000, 200_000]) with strategy "anthropic-compact" (checked by
+    its spec; a built strategy's own parameters are the base). `y` None sweeps `x` alone: a line, one
+    row of cells. Bad names or values raise SettingsError before any replay runs. What rides along is
+    `options` (options.py), or its fields given one by one (`executor=`, `prices=`, `model_window_tokens=`, ...). With an executor
     of several workers (compaction.replay.parallel), the grid's lines run on them (spread.py) with the
     same cells; a caller's own step function or summariser, which need not pickle, runs here.
     """
@@ -93,7 +122,7 @@ def sweep(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int
     return result
 
 
-def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Sequence[int]],
+def sweep_stream(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Sequence[Any]] | None = None,
                  base_settings: Settings | None = None, *, measure: str = "peak_tokens",
                  strategy: "str | StepFunction" = "pipeline", cancelled: Callable[[], bool] | None = None,
                  options: ReplayOptions | None = None, **changes: Any) -> Iterator[SweepResult]:
@@ -103,10 +132,13 @@ def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Seque
     cannot be raises SettingsError before the first. Nothing is yielded after `cancelled()` is true."""
     base = base_settings or DEFAULTS
     chosen = options_from(options, changes)
-    x_name, x_values, y_name, y_values, grid = sweep_grid(base, x, y)
+    x_axis, y_axis, grid = sweep_grid(base, x, y, strategy)
     name, step = resolve(strategy)
-    result = SweepResult(x_name, x_values, y_name, y_values, check_measure(measure).name, name, base,
-                         [[dict(NOT_DONE) for _ in x_values] for _ in y_values])
+    axes = [axis for axis in (x_axis, y_axis) if axis is not None]
+    result = SweepResult(x_axis.name, x_axis.values, y_axis.name if y_axis else None, y_axis.values if y_axis else [],
+                         check_measure(measure).name, name, base, [[dict(NOT_DONE) for _ in row] for row in grid],
+                         parameters=tuple(axis.name for axis in axes if axis.kind == PARAMETER),
+                         base_params=strategy_spec(strategy)[1])
     prepared = prepare(conversation)
     # a named or built strategy says which settings it reads; a caller's own function may read any
     named = strategy if isinstance(strategy, str | Built) else None
@@ -114,9 +146,10 @@ def sweep_stream(conversation, x: tuple[str, Sequence[int]], y: tuple[str, Seque
     read = None if named is None else SETTINGS_READ.get(name) if isinstance(named, str) else named.settings_read
     executor = chosen.executor
     spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
-        and max(len(x_values), len(y_values)) > 1  # _check_axis refused empty axes
+        and result.cell_count > 1  # _check_axis refused empty axes
     if spread and named is not None:
-        for done, line, replays in spread_lines(prepared, (x_name, x_values), (y_name, y_values), base, named,
+        for done, line, replays in spread_lines(prepared, (x_axis.name, x_axis.values),
+                                                (y_axis.name, y_axis.values) if y_axis else None, base, named,
                                                 chosen, cancelled):
             for row, column, cell in line:
                 result.cells[row][column] = cell

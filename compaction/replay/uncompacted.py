@@ -30,11 +30,30 @@ class Uncompacted:
         self.count = 0  # how many messages those are
         self.previous: tuple[int, str | None] | None = None  # (tokens, time) of the last call that could run
         self.anchor: tuple[int, int] | None = None  # (tokens, context characters) of the last call the log knows
+        # a client's trace: what the client counted at each call (response index -> (tokens, characters))
+        self.decisions = {int(i): (int(t), int(c)) for i, t, c in prepared.recorded.metadata.get("decision_counts") or ()}
+        self._decided: tuple[int, int] | None = None
 
     def context_chars(self) -> int:
+        """The characters the tokens `known` gave measured: the whole history's so far, or for a client's
+        trace, the client's history at that call."""
+        if self._decided is not None:
+            return self._decided[1]
+        return self.whole_chars()
+
+    def whole_chars(self) -> int:
         return list_chars(self.chars_so_far, self.count) + self.prepared.overhead
 
     def known(self, index: int) -> int | None:
+        """The tokens the call at `index` counts from, where the log says: what the whole history held, or
+        for a compacting client's trace, what the client counted (importers/trace.py: decision_count, the
+        last response's usage and the estimate of what was added since), so the replay decides on it too."""
+        self._decided = self.decisions.get(index) if self.from_log else None
+        if self._decided is not None:
+            return self._decided[0]
+        return self.whole_known(index)
+
+    def whole_known(self, index: int) -> int | None:
         """The tokens the whole history held at the call at `index`, where the log says it."""
         if not self.from_log:
             return None
@@ -49,9 +68,9 @@ class Uncompacted:
     def call(self, index: int, output_tokens: int, time: str | None) -> tuple[int, int, bool, float]:
         """(characters, tokens, whether the window accepts it, cost) of the call at message `index`."""
         prepared = self.prepared
-        chars = self.context_chars()
+        chars = self.whole_chars()
         usage = prepared.recorded.usage[index] if index < len(prepared.recorded.usage) else None
-        known = self.known(index)
+        known = self.whole_known(index)
         if known is not None:
             self.anchor = (known, chars)
         tokens = known if known is not None else anchored_tokens(prepared.token_model, self.anchor, chars)

@@ -88,18 +88,19 @@ Unit = tuple[tuple[int, int], ...]  # the (message position, block position) of 
 
 
 def clear_beyond_newest(history: History, key, units_in: Callable[[History, int], list[Unit]], trigger: int,
-                        keep: int, placeholder: Callable[[dict], str], layer: str) -> tuple[History, list]:
+                        keep: int, placeholder: Callable[[dict], str], layer: str,
+                        worth: Callable[[History, list[Unit]], bool] | None = None) -> tuple[History, list]:
     """A permanent edit: once more than `trigger` units are whole, replace every result of all but the
-    newest `keep` with `placeholder(block)`. `units_in(history, position)` lists the whole units of a
-    message (those already cleared left out). The whole units are remembered, so a call only looks
-    at new messages."""
+    newest `keep` with `placeholder(block)` (when `worth(history, those units)` says so, if given).
+    `units_in(history, position)` lists the whole units of a message (those already cleared left out).
+    The whole units are remembered, so a call only looks at new messages."""
     resumed = resume(history, key)
     count, pending = resumed if resumed is not None else (0, ())
     found = list(pending)
     for position in range(count, len(history.messages)):
         found += units_in(history, position)
     events: list[Placeholder] = []
-    if len(found) > trigger:
+    if len(found) > trigger and (worth is None or worth(history, found[:len(found) - keep])):
         cut = len(found) - keep
         messages, sizes = list(history.messages), list(history.sizes)
         for unit in found[:cut]:

@@ -1,7 +1,7 @@
 """How far to trust a what-if on a log that compacted itself, as the Replay page and the report show it:
-each of the log's compaction points beside where the strategy compacted, the calls between the two, and
-how close the token estimate came to what the log recorded before the first (measures/fidelity.py).
-No Streamlit here."""
+every one of the log's compaction points beside where the strategy compacted, the calls between the two,
+what the first call after each carried (recorded, and the strategy's), and how close the token estimate
+came to what the log recorded before the first (measures/fidelity.py). No Streamlit here."""
 
 import pandas as pd
 
@@ -9,11 +9,24 @@ from compaction.measures import Fidelity, log_fidelity
 from compaction.replay import ReplayResult
 
 COLUMNS = ("log's compaction", "the log compacted before call", "tokens before (the log)",
-           "the strategy compacted before call", "calls apart")
+           "the strategy compacted before call", "calls apart", "first call after (the log)",
+           "first call after (the strategy)")
 
 
 def _call(call: int | None) -> str:
     return "–" if call is None else f"{call + 1:,}"
+
+
+def _tokens(tokens: int | None) -> str:
+    return "–" if tokens is None else f"{tokens:,}"
+
+
+def _after(pair) -> str:
+    """The strategy's first call after its compaction, and how far from the log's."""
+    if pair.strategy_after_tokens is None:
+        return "–"
+    error = pair.after_error
+    return f"{pair.strategy_after_tokens:,}" + ("" if error is None else f" ({error:+.0%})")
 
 
 def _apart(calls: int | None) -> str:
@@ -32,10 +45,10 @@ def fidelity_of(result: ReplayResult) -> Fidelity | None:
 
 
 def fidelity_frame(found: Fidelity) -> pd.DataFrame:
-    rows = [{COLUMNS[0]: f"{number:,}", COLUMNS[1]: _call(pair.log_call),
-             COLUMNS[2]: "–" if pair.pre_tokens is None else f"{pair.pre_tokens:,}",
+    rows = [{COLUMNS[0]: f"{number:,}" + (f" ({pair.trigger})" if pair.trigger else ""),
+             COLUMNS[1]: _call(pair.log_call), COLUMNS[2]: _tokens(pair.pre_tokens),
              COLUMNS[3]: _call(pair.strategy_call) if pair.strategy_call is not None else "never",
-             COLUMNS[4]: _apart(pair.calls_apart)}
+             COLUMNS[4]: _apart(pair.calls_apart), COLUMNS[5]: _tokens(pair.log_after_tokens), COLUMNS[6]: _after(pair)}
             for number, pair in enumerate(found.pairs, 1)]
     return pd.DataFrame(rows, columns=list(COLUMNS))
 

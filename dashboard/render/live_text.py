@@ -19,9 +19,13 @@ def distance_sentence(forecast: Forecast) -> str:
             "the context is not growing, so no call can be counted"
         return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens away "
                 f"({pace}).")
-    when = "before the next call" if forecast.calls_left == 1 else f"in about {forecast.calls_left:,} calls"
-    return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens away, "
-            f"{when} at the recent growth of {growth:,.0f} tokens per call.")
+    spread = forecast.calls_left_range
+    within = "" if forecast.calls_left == 1 or spread is None else \
+        f" (80 % likely between {spread[0]:,} and {spread[1]:,})" if spread[1] is not None else \
+        f" (80 % likely {spread[0]:,} or more)"
+    when = "before the next call" if forecast.calls_left == 1 else f"in about {forecast.calls_left:,} calls{within}"
+    return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens to go, "
+            f"{when} at the session's pace of {growth:,.0f} tokens per call.")
 
 
 def cost_sentence(forecast: Forecast) -> str | None:
@@ -32,8 +36,10 @@ def cost_sentence(forecast: Forecast) -> str | None:
     pays = "it never pays for itself at this context" if costs.pays_back_after_calls is None else \
         "it costs less from the first call" if costs.pays_back_after_calls == 0 else \
         f"it pays for itself after about {costs.pays_back_after_calls:,} calls"
-    return (f"The compaction's own call costs about ${costs.compaction_call_usd:,.4f}; the first call after it writes "
-            f"the kept {forecast.kept_tokens:,} tokens to the cache ({writes} writes) for about "
+    read = costs.first_call_after_read_tokens
+    return (f"The compaction's own call costs about ${costs.compaction_call_usd:,.4f}; the first call after it reads "
+            f"the system prompt and tools ({read:,} tokens) from the cache and writes the rest of the kept "
+            f"{forecast.kept_tokens:,} tokens ({writes} writes) for about "
             f"${costs.first_call_after_usd:,.4f}, against ${costs.next_call_without_usd:,.4f} for the next call "
             f"without compacting. Each later call then reads less, saving about "
             f"${costs.saved_per_later_call_usd:,.4f}: {pays}. Priced as {costs.priced_by}.")
@@ -42,7 +48,8 @@ def cost_sentence(forecast: Forecast) -> str | None:
 def forecast_sentences(forecast: Forecast) -> list[str]:
     found = [distance_sentence(forecast)]
     if forecast.action:
-        found.append(f"It {forecast.action}. The summary's size: {forecast.summary_basis}.")
+        found.append(f"It {forecast.action}. The summary's size: {forecast.summary_basis}. What it carries on "
+                     f"with: {forecast.kept_basis}.")
     cost = cost_sentence(forecast)
     if cost:
         found.append(cost)

@@ -36,6 +36,7 @@ STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_l
                    "as-recorded": RECORDED_COLOR}
 STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
+COLORBAR_UNITS = {"usd": "US$", "share": "share", "tokens": "tokens", "characters": "characters", "count": "count"}
 # behind a line's label: the lines crossing it (a compaction, where the histories part) pass behind, readable
 LABEL_BACKGROUND = "rgba(255, 255, 255, 0.85)"
 
@@ -145,10 +146,12 @@ def cell_text(value, measure: str) -> str:
 
 def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[int, int] | None = None,
                   x_labels: Sequence[str] = (), y_labels: Sequence[str] = (), x_title: str | None = None,
-                  y_title: str | None = None) -> go.Figure:
+                  y_title: str | None = None, current_name: str = "current settings",
+                  current_words: str = "the sidebar's current settings") -> go.Figure:
     """The measure over the grid (rows: y values, columns: x values), each cell labelled. An invisible
     marker sits on every cell so a click selects it (heatmaps themselves cannot be selected); its
-    customdata is (row, column). `current` (row, column) gets a black square: the sidebar's settings.
+    customdata is (row, column). `current` (row, column) gets a black square (`current_name` in the
+    legend, `current_words` on hover: the sidebar's settings). The colour bar is in the measure's unit.
     The axes show `x_labels` / `y_labels` when given (the values as typed: tokens for a size in the
     agent's regime), else the settings' own values."""
     grid = result.grid(measure)
@@ -157,8 +160,9 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
     figure = go.Figure(go.Heatmap(
         z=[[float("nan") if v is None else v for v in row] for row in grid], x=xs, y=ys,
         text=[[cell_text(v, measure) for v in row] for row in grid], texttemplate="%{text}",
-        colorscale="Blues" if MEASURES[measure].better == "higher" else "Blues_r", colorbar={"title": {"text": ""}},
-        hoverinfo="skip"))
+        colorscale="Blues" if MEASURES[measure].better == "higher" else "Blues_r", hoverinfo="skip",
+        colorbar={"title": {"text": COLORBAR_UNITS[MEASURES[measure].unit]},
+                  "tickformat": {"usd": "$,.2f", "share": ".0%"}.get(MEASURES[measure].unit, "~s")}))
     cells = [(r, c) for r in range(len(ys)) for c in range(len(xs))]
     figure.add_trace(go.Scatter(
         x=[xs[c] for _, c in cells], y=[ys[r] for r, _ in cells], mode="markers", customdata=cells,
@@ -170,9 +174,9 @@ def sweep_heatmap(result: SweepResult, measure: str, title: str, current: tuple[
     if current is not None:
         row, column = current
         figure.add_trace(go.Scatter(
-            x=[xs[column]], y=[ys[row]], mode="markers", name="current settings", customdata=[current],
+            x=[xs[column]], y=[ys[row]], mode="markers", name=current_name, customdata=[current],
             marker={"symbol": "square-open", "size": 34, "color": "black", "line": {"width": 3}},
-            hovertemplate="the sidebar's current settings<extra></extra>"))
+            hovertemplate=f"{current_words}<extra></extra>"))
     figure.update_layout(height=520, margin=MARGIN, hovermode="closest", clickmode="event+select",
                          xaxis={"title": x_title or result.x_name.upper(), "type": "category"},
                          yaxis={"title": y_title or result.y_name.upper(), "type": "category"},

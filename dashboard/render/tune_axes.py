@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from compaction.model import History, TokenModel
+from compaction.strategies import compaction_point
 
 CHARS, TOKENS = "chars", "tokens"
 WITH_OVERHEAD = ("context_limit",)  # what a call sends: counted with the overhead
@@ -56,13 +57,6 @@ def unit_words(field: str, unit: str) -> str:
     return "tokens, with the overhead" if field in WITH_OVERHEAD else "tokens"
 
 
-def log_compaction_point(history: History) -> int | None:
-    """The tokens the log's context held when the agent first compacted itself (its preTokens)."""
-    points = [b.get("pre_tokens") for b in history.recorded.boundaries if isinstance(b, dict)]
-    points = [p for p in points if isinstance(p, int) and not isinstance(p, bool) and p > 0]
-    return points[0] if points else None
-
-
 def _rounded(value: float, to: int = 1_000) -> int:
     return int(to * round(value / to))
 
@@ -72,7 +66,7 @@ def regime_context_limits(history: History, window: int, count: int = 10) -> tup
     above what every call sends anyway) to the model window, and the log's own compaction point."""
     low = max(window // 10, history.token_model.overhead_tokens + 2_000)
     values = {_rounded(low + (window - low) * step / (count - 1)) for step in range(count)}
-    point = log_compaction_point(history)
+    point = compaction_point(history)
     if point is not None and point <= window:
         values.add(_rounded(point))
     return tuple(sorted(value for value in values if value > 0))

@@ -1,15 +1,19 @@
 """Why a stretch of Tune's grid is all the same: a setting that makes no difference over a range because
 another layer already keeps the history below it (CONTEXT_LIMIT never reached because L1 snips and L2
 replaces old results first), or because the session never gets there (max_messages above the session's
-length). Found from the cells themselves: identical outcomes from some value of the axis on. No
-Streamlit here."""
+length); for an agent's own knobs, a threshold the context never reaches. Found from the cells
+themselves: identical outcomes from some value of the axis on. And how the cells' cost stands against
+what the agent paid, as its log records. No Streamlit here."""
 
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
 from compaction.model import History, content_text, tool_results
 from compaction.replay import SweepResult
-from dashboard.render.units import compact_number
+from dashboard.render.units import compact_number, dollars
+
+Label = Callable[[str, Any], str]  # (axis name, value) -> the value as the axes write it
 
 
 def flat_from(cells: list[dict]) -> int | None:
@@ -87,4 +91,71 @@ def irrelevance_notes(result: SweepResult, history: History, label: Callable[[st
         else:
             notes.append(f"{y_name} makes no difference from {label(y, since)} up, whatever the {x_name}: the cells "
                          "are the same.")
+    return notes
+
+
+def cell_words(result: SweepResult, row: int, column: int, label: Label,
+               name: Callable[[str], str] = str) -> str:
+    """A cell's values in words: 'auto_compact_token_limit 170,000' or 'x 1, y 2'."""
+    return ", ".join(f"{name(axis)} {label(axis, value)}" for axis, value in result.values_at(row, column).items())
+
+
+def value_label(_name: str, value: Any) -> str:
+    """A value as an axis writes it when the page gives no labels: 170,000, 0.05."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else f"{value:g}" \
+        if isinstance(value, float) else str(value)
+
+
+def cost_against_log(result: SweepResult, paid: float | None, label: Label = value_label,
+                     name: Callable[[str], str] = str) -> str | None:
+    """One sentence: how the cells' cost stands against what the agent paid (its log's recorded cost)."""
+    costs = sorted((cell["cost_usd"], row, column) for row, line in enumerate(result.cells)
+                   for column, cell in enumerate(line) if cell["cost_usd"] is not None)
+    if paid is None or not costs:
+        return None
+    cheapest, row, column = costs[0]
+    where = cell_words(result, row, column, label, name)
+    if cheapest > paid:
+        return (f"Every setting here costs more than the agent paid: the cheapest ({where}) costs "
+                f"{dollars(cheapest)}, against the {dollars(paid)} its log records, which leaves out the "
+                "agent's own compaction calls.")
+    cheaper = sum(1 for cost, _, _ in costs if cost < paid)
+    share = "Every setting here costs" if cheaper == len(costs) else \
+        f"{cheaper:,} of {len(costs):,} settings cost" if cheaper != 1 else f"1 of {len(costs):,} settings costs"
+    return f"{share} less than the {dollars(paid)} the agent paid (its log); the cheapest ({where}) costs " \
+           f"{dollars(cheapest)}."
+
+
+def _flat_ends(cells: list[dict]) -> tuple[int | None, int | None]:
+    """(the first position of a run of equal cells ending the line, the last position of a run starting it)."""
+    end = flat_from(cells)
+    start = flat_from(cells[::-1])
+    return end, None if start is None or end == 0 else len(cells) - 1 - start
+
+
+def knob_notes(result: SweepResult, label: Label, who: str) -> list[str]:
+    """Where one of an agent's knobs makes no difference: a run of equal cells at either end of a line
+    along it, and why, in one sentence per axis and stretch. `who` names the agent."""
+    notes = []
+    axes = [(result.x_name, result.x_values, result.cells, result.y_name, result.y_values)]
+    if result.y_name is not None:
+        axes.append((result.y_name, result.y_values, [list(column) for column in zip(*result.cells, strict=True)],
+                     result.x_name, result.x_values))
+    for name, values, lines, other, others in axes:
+        stretches: dict[tuple, list[int]] = defaultdict(list)
+        for position, line in enumerate(lines):
+            end, start = _flat_ends(line)
+            if end is not None:
+                stretches["from", end, line[end]["summaries"]].append(position)
+            if start is not None:
+                stretches["up to", start, line[start]["summaries"]].append(position)
+        for (side, at, summaries), found in stretches.items():
+            where = "" if other is None else f", whatever the {other}" if len(found) == len(lines) else \
+                f" at {other} {_joined([label(other, others[line]) for line in found])}"
+            why = f"{who} never compacts there" if not summaries else \
+                f"every measure is the same there ({summaries:,} compaction{'s' if summaries != 1 else ''})"
+            span = f"anywhere from {label(name, values[0])} to {label(name, values[-1])}" if side == "from" \
+                and at == 0 else f"from {label(name, values[at])} up" if side == "from" else \
+                f"up to {label(name, values[at])}"
+            notes.append(f"{name} makes no difference {span}{where}: {why}.")
     return notes

@@ -135,7 +135,7 @@ def where() -> tuple[int, str | None]:
 
 
 def job(x=None, y=None) -> Job:
-    return Job(state.settings(), state.model_window(), x, y, state.prices())
+    return Job(state.settings(), None, x, y, state.prices())  # each session at its own model's window
 
 
 def result_key(files: list[SessionFile], current: Job) -> tuple:

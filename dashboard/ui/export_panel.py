@@ -12,11 +12,12 @@ from dashboard.render.export_blocks import export_blocks
 from dashboard.ui import state
 
 
-def show(strategies: Mapping[str, Mapping], key: str) -> None:
+def show(strategies: Mapping[str, Mapping], key: str, expanded: bool = False) -> None:
     """`strategies`: name -> parameters of each strategy on show (the sidebar's settings apply to the
-    tutorial's); with several, the person picks one. `key` keeps the page's widgets apart."""
+    tutorial's); with several, the person picks one. `key` keeps the page's widgets apart; `expanded`
+    opens the panel (Tune's agent knobs: a click on a point is the export)."""
     names = [name for name in strategies if name != "as-recorded"]
-    with st.expander("Use these settings", icon=":material/ios_share:"):
+    with st.expander("Use these settings", icon=":material/ios_share:", expanded=expanded):
         if not names:
             st.info("What the log's agent did cannot be exported: pick a strategy to take to your agent.")
             return

@@ -11,7 +11,7 @@ from compaction.live import forecast, rule_for
 from dashboard.render.live_chart import live_figure
 from dashboard.render.live_text import calls_rows, forecast_sentences, reads_sentence
 from dashboard.render.text import literal
-from dashboard.ui import live_state
+from dashboard.ui import composition_view, live_state
 
 EVERY_SECONDS = 2.0
 READ_BYTES = 32 * 1024 * 1024
@@ -52,6 +52,7 @@ def live_view(what_if: tuple[str, dict] | None) -> None:
         st.markdown(f"**{title}: {literal(found.label)}.** " + " ".join(literal(s) for s in forecast_sentences(found)))
     st.plotly_chart(live_figure(session, agent, other), width="stretch", config={"displayModeBar": False},
                     key="live_chart")
+    composition_view.live_section(session, agent)
     st.dataframe(calls_rows(session), hide_index=True, width="stretch",
                  column_config={name: NUMBER for name in ("tokens", "growth", "cache read", "cache written", "output")}
                  | {"cost (US$)": st.column_config.NumberColumn(format="dollar")})

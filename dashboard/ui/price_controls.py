@@ -27,11 +27,16 @@ INPUTS = (  # (price, label, step, help)
 def window_and_prices() -> None:
     """The model window, the price choice and, for your own prices, their inputs."""
     window_col, choice_col = st.columns([1, 2], vertical_alignment="bottom")
-    window_col.number_input("Model window (tokens)", 1_000, 10_000_000, state.model_window(), 1_000,
-                            key=state.MODEL_WINDOW_KEY, format="%d",
+    own = state.log_model_window()
+    changed = state.model_window_changed()
+    window_col.number_input("Model window (tokens)" + (" · changed" if changed else ""), 1_000, 10_000_000,
+                            state.model_window(), 1_000, key=state.model_window_key(), format="%d",
                             help="The most the model accepts in one call. Over it, the loop compacts reactively: "
                                  "it summarises all but the last messages and sends those. Without compaction "
-                                 "the agent stops at the first call over it.")
+                                 f"the agent stops at the first call over it. This log's own: {own.tokens:,} "
+                                 f"({own.source}). A value you type stays with this file.")
+    if changed:
+        window_col.caption(f"Changed from the log's {own.tokens:,}.")
     modes = list(PRICE_CHOICES)
     choice_col.radio("Prices", modes, index=modes.index(state.price_mode()), format_func=PRICE_CHOICES.get,
                      key=state.PRICE_MODE_KEY, horizontal=True, help=PRICE_HELP)

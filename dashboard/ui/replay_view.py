@@ -20,7 +20,7 @@ from dashboard.render.price_words import (
 )
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, compact_number, dollars, percent
-from dashboard.ui import state
+from dashboard.ui import composition_view, state
 from dashboard.ui.probes_view import probe_section
 
 CALL_KEY = "replay_call"
@@ -145,4 +145,5 @@ def call_section(result: ReplayResult) -> None:
                                 "first line": st.column_config.TextColumn(width="large")})
     st.caption("The messages sent at this call, as the loop had compacted them; 'index' is the position in what "
                "was sent.")
+    composition_view.call_bars(result, record.call)
     probe_section(state.history(), history, record)

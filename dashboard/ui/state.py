@@ -14,9 +14,9 @@ import streamlit as st
 
 from compaction.errors import SettingsError
 from compaction.layers import PipelineResult, run_pipeline
-from compaction.measures import DEFAULT_PRICES, PipelineLoss, Prices, pipeline_loss_of
+from compaction.measures import DEFAULT_PRICES, LogWindow, PipelineLoss, Prices, log_window, pipeline_loss_of
 from compaction.model import DEFAULTS, Settings
-from compaction.replay import MODEL_WINDOW_TOKENS, ReplayResult, replay
+from compaction.replay import ReplayResult, replay
 from compaction.storage import OutputStore, new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
@@ -160,10 +160,28 @@ def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
     return _cached(_LOSSES, (*_pass_key(result.settings), by_claude), lambda: pipeline_loss_of(result))
 
 
+def log_model_window() -> LogWindow:
+    """The loaded log's own window: as it names it, else its model's (measures/windows.py)."""
+    conversation = loaded().conversation
+    return log_window(conversation.usage, conversation.metadata)
+
+
+def model_window_key() -> str:
+    """The window input's key for the loaded file: a window typed for one file stays with that file."""
+    return f"{MODEL_WINDOW_KEY}:{loaded().key}"
+
+
 def model_window() -> int:
-    """The model's context window in tokens (the Replay page's input), for every page that replays."""
-    value = remembered(MODEL_WINDOW_KEY, MODEL_WINDOW_TOKENS)
-    return value if isinstance(value, int) and value > 0 else MODEL_WINDOW_TOKENS
+    """The model's context window in tokens (the Replay page's input, per file), for every page that
+    replays: what the person typed for this file, else the log's own."""
+    default = log_model_window().tokens
+    value = remembered(model_window_key(), default)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+
+
+def model_window_changed() -> bool:
+    """Whether the person set a window of their own for the loaded file."""
+    return model_window() != log_model_window().tokens
 
 
 def price_mode() -> str:

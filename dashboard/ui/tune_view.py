@@ -1,20 +1,69 @@
-"""The Tune page's sections around its sweep: the unit of the axes, the heatmap and what it means, where
-a setting makes no difference and why, the trade-off chart, the boxes that name a cell (they follow a
+"""The Tune page's sections around its sweep: the measure, the sweep drawn as it fills, the unit of the
+axes, the heatmap and what it means, how the cells' cost stands against what the agent paid, where a
+setting makes no difference and why, the trade-off chart, the boxes that name a cell (they follow a
 click), and the agent's own regime in one press for a log that recorded usage."""
+
+from collections.abc import Callable, Iterator
 
 import streamlit as st
 
+from compaction.errors import SettingsError
 from compaction.measures import MEASURES
 from compaction.replay import SweepResult
+from compaction.strategies import compaction_point
 from dashboard.render import timeline, tune_axes
 from dashboard.render.time_charts import sweep_heatmap
 from dashboard.render.tradeoff_chart import tradeoff_figure
-from dashboard.render.tune_notes import irrelevance_notes, layers_below
+from dashboard.render.tune_notes import Label, cost_against_log, irrelevance_notes, layers_below, value_label
 from dashboard.ui import state, tuning
 from dashboard.ui.tuning import Axis
 
 UNIT_KEY = "tune_unit"
 UNIT_TITLES = {tune_axes.TOKENS: "tokens (calibrated on this log)", tune_axes.CHARS: "characters"}
+
+
+def measure_box() -> str:
+    column, _ = st.columns([2, 1])
+    return column.selectbox("Measure", list(timeline.TUNE_MEASURES), key="tune_measure",
+                            format_func=timeline.TUNE_MEASURES.get,
+                            help="Cost: the session's calls priced as the log says (or at your prices), prompt "
+                                 "caching included. Blind references: names a response used that its call no "
+                                 "longer sent. Artifacts: files, errors and constraints still sent at the end. "
+                                 "Read from the cache: the share of input tokens. Peak context: the largest "
+                                 "single call.")
+
+
+def streamed(sweeps: Iterator[SweepResult], cells: int, draw: Callable[[SweepResult], object], place
+             ) -> SweepResult | None:
+    """Run a sweep, drawing `draw(result)` in `place` as its cells come; the whole result, or None (the
+    problem shown) when its values cannot be."""
+    bar = st.progress(0.0, text=f"Replaying the session for {cells:,} settings…")
+    result = None
+    try:
+        for result in sweeps:
+            if result.cells_done < result.cell_count:
+                place.plotly_chart(draw(result), width="stretch", config={"displayModeBar": False})
+                bar.progress(result.cells_done / cells, text=f"Replayed {result.cells_done:,} of {cells:,}…")
+    except SettingsError as error:
+        bar.empty()
+        st.error(str(error))
+        return None
+    bar.empty()
+    return result
+
+
+def paid_by_agent() -> float | None:
+    """What the log's own calls cost (its recorded usage, at the prices in force), None when it records none."""
+    recorded = state.history().recorded
+    if not any(isinstance(usage, dict) for usage in recorded.usage) and not recorded.totals:
+        return None
+    return state.strategy_replay("as-recorded", {}).totals["recorded_cost_usd"]
+
+
+def against_paid(result: SweepResult, label: Label = value_label, name: Callable[[str], str] = str) -> None:
+    sentence = cost_against_log(result, paid_by_agent(), label, name)
+    if sentence:
+        st.info(sentence, icon=":material/payments:")
 
 
 def axes_unit(history) -> str:
@@ -67,18 +116,21 @@ def why_flat(result: SweepResult, history, x: Axis, y: Axis, unit: str) -> None:
                 icon=":material/horizontal_rule:")
 
 
-def trade_off(result: SweepResult, current) -> None:
+def trade_off(result: SweepResult, cell, key: str = tuning.TRADE_OFF_KEY,
+              on_select: Callable[[], None] = tuning.apply_clicked_point, label: Label = value_label,
+              current: tuple[str, str] = ("current settings", "the sidebar's current settings")) -> None:
     st.subheader("Cost against what the model loses")
     loss_col, _ = st.columns([1, 1])
     loss = loss_col.selectbox("Loss to weigh against the cost", ("blind_references", "artifact_retention"),
                               key="tune_loss", format_func=timeline.TUNE_MEASURES.get)
-    st.plotly_chart(tradeoff_figure(result, "cost_usd", loss, current), width="stretch", key=tuning.TRADE_OFF_KEY,
-                    on_select=tuning.apply_clicked_point, selection_mode="points", config={"displayModeBar": False})
+    st.plotly_chart(tradeoff_figure(result, "cost_usd", loss, cell, label, *current), width="stretch", key=key,
+                    on_select=on_select, selection_mode="points", config={"displayModeBar": False})
     front = result.trade_off_front("cost_usd", loss)
-    cells = [(r, c) for r in range(len(result.y_values)) for c in range(len(result.x_values))]
-    st.caption(f"Each point is one pair of settings; pairs with the same outcome lie on one point "
-               f"({_points(result, cells, loss)} for {len(cells):,} pairs here). The dark points, joined by the "
-               f"line, are the {len(front):,} pairs ({_points(result, front, loss)}) that no other pair beats on both "
+    cells = [(r, c) for r in range(result.rows) for c in range(len(result.x_values))]
+    what = "pair of settings" if result.y_name is not None else "setting"
+    st.caption(f"Each point is one {what}; those with the same outcome lie on one point "
+               f"({_points(result, cells, loss)} for {len(cells):,} here). The dark points, joined by the "
+               f"line, are the {len(front):,} ({_points(result, front, loss)}) that no other beats on both "
                "cost and loss: cheaper ones lose more, and the others cost more or lose more for nothing. Click a "
                "point to use its settings.")
 
@@ -102,7 +154,7 @@ def pick_boxes(x: Axis, y: Axis, current) -> None:
 
 
 def _regime_values(history) -> dict[str, int] | None:
-    point = tune_axes.log_compaction_point(history)
+    point = compaction_point(history)
     if point is None:
         return None
     specs = {spec.field: spec for spec in state.SLIDERS}
@@ -120,7 +172,7 @@ def agent_regime(history) -> None:
     values = _regime_values(history)
     if values is None:
         return
-    point = tune_axes.log_compaction_point(history)
+    point = compaction_point(history)
     still = layers_below(history, state.settings().replace(**values))
     st.markdown(f"**The agent's own regime.** It never snipped nor replaced old results, and it compacted at "
                 f"{point:,} tokens. In the pipeline: max_messages {values['max_messages']:,} (no snip), KEEP_RECENT "

@@ -44,7 +44,7 @@ def test_a_growing_log_is_read_from_where_the_last_run_stopped(growing):
     assert metrics(at)["Model calls"] == "8"
     assert reads(at) == [(0, first_end), (first_end, growing.stat().st_size)]
     assert metrics(at)["Tokens to the agent's compaction"] == "34"
-    assert any("Claude Code 2.1.128 compacts at 167,000 tokens: 34 tokens away, before the next call" in m.value
+    assert any("Claude Code 2.1.128 compacts at 167,000 tokens: 34 tokens to go, before the next call" in m.value
                for m in at.markdown)
     assert any("summarises the whole conversation" in m.value for m in at.markdown)
 

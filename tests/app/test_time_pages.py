@@ -8,6 +8,11 @@ from dashboard.render.units import compact_number
 from .conftest import chart_spec, metrics, open_page
 
 
+def window_key(at) -> str:
+    """The model window input of the file on show (its key names the file)."""
+    return next(widget.key for widget in at.number_input if str(widget.key).startswith("MODEL_WINDOW:"))
+
+
 def test_replay_page_shows_the_totals(app):
     at = open_page(app, "replay")
     assert not at.exception
@@ -37,7 +42,7 @@ def test_selecting_a_call_shows_its_history(app):
 
 def test_a_small_model_window_makes_reactive_compaction_fire(app):
     at = open_page(app, "replay")
-    at.number_input(key="MODEL_WINDOW").set_value(1_000).run()
+    at.number_input(key=window_key(at)).set_value(1_000).run()
     assert not at.exception
     assert int(next(m.delta for m in at.metric if m.label == "Model calls").split()[0]) > 0  # summaries
     lanes = [trace.get("name") for trace in chart_spec(at)["data"]]
@@ -103,3 +108,23 @@ def test_tune_measure_and_bad_values(app):
     at.text_input(key="tune_values_context_limit").set_value("10000, lots").run()
     assert any("'lots' is not a whole number" in element.value for element in at.error)
     assert not at.get("plotly_chart")
+
+
+def test_the_window_is_the_logs_own_and_a_typed_one_stays_with_its_file():
+    from pathlib import Path
+
+    from .conftest import SAMPLES, start_app
+    from .test_conversation_page import upload
+
+    codex = Path(__file__).resolve().parents[1] / "importers" / "cases" / "valid" / "codex_compaction.jsonl"
+    at = open_page(upload(start_app(), codex.name, codex.read_bytes()), "replay")
+    window = at.number_input(key=window_key(at))
+    assert window.value == 272_000 and "258,400" in window.help and "changed" not in window.label
+    window.set_value(150_000).run()
+    assert "changed" in at.number_input(key=window_key(at)).label
+    assert any("Changed from the log's 272,000" in caption.value for caption in at.caption)
+    claude = SAMPLES / "claude_code_session.jsonl"
+    at = open_page(upload(open_page(at, "conversation"), claude.name, claude.read_bytes()), "replay")
+    assert at.number_input(key=window_key(at)).value == 200_000  # not the Codex log's 150,000
+    at = open_page(upload(open_page(at, "conversation"), codex.name, codex.read_bytes()), "replay")
+    assert at.number_input(key=window_key(at)).value == 150_000

@@ -144,14 +144,32 @@ def open_nav_page(page, link: str, title: str) -> None:
     expect(page.locator("h1", has_text=title)).to_be_visible()
 
 
+PIPELINE_CHOICE = "the tutorial pipeline's settings (the sidebar's)"
+
+
 def open_tune(page, timeout_ms: float = 120_000) -> None:
-    """Open Tune and wait for its grid to be whole: while it fills, each batch of cells redraws the heatmap
+    """Open Tune on the tutorial pipeline's grid (chosen when the log's agent has knobs of its own, which
+    Tune starts from) and wait for it to be whole: while it fills, each batch of cells redraws the heatmap
     (a new element), so a locator taken then may be detached before it is used. "Apply to the sidebar"
     is drawn only after the last cell."""
     from playwright.sync_api import expect
 
     open_nav_page(page, "Tune", "Tune")
+    choice = page.get_by_role("radio", name=PIPELINE_CHOICE)
+    if choice.count() and not choice.is_checked():
+        page.get_by_text(PIPELINE_CHOICE).click()
+        wait_idle(page, timeout_ms)
     expect(page.get_by_role("button", name="Apply to the sidebar")).to_be_visible(timeout=timeout_ms)
+    wait_idle(page, timeout_ms)
+
+
+def open_agent_tune(page, agent_title: str, timeout_ms: float = 120_000) -> None:
+    """Open Tune on a log of a known agent and wait for the sweep of its own knobs to be whole: the export
+    of the picked point ("Take it to <agent>") is drawn only after the last cell."""
+    from playwright.sync_api import expect
+
+    open_nav_page(page, "Tune", "Tune")
+    expect(page.get_by_text(f"Take it to {agent_title}:")).to_be_visible(timeout=timeout_ms)
     wait_idle(page, timeout_ms)
 
 
@@ -200,6 +218,16 @@ def upload(page, path: Path) -> None:
     page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(path))
     wait_idle(page)
     expect(page.get_by_text(f"Loaded: {path.name}")).to_be_visible(timeout=60_000)
+
+
+def follow_live(page, path: Path) -> None:
+    """Open the Live page and follow the log at `path` (typed in the Session file field)."""
+    open_nav_page(page, "Live", "Live")
+    field = page.get_by_role("textbox", name="Session file")
+    field.fill(str(path))
+    field.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Follow", exact=True).click()
 
 
 def metric(page, label: str):

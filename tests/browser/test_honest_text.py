@@ -56,7 +56,7 @@ def test_no_page_cuts_a_value(app_page, generated_log, log):
         no_exception(page)
         assert cut_texts(page) == [], link
         checked += page.locator(VALUES).count()
-    assert checked > 150  # metrics, cells and boxes were there to check
+    assert checked > 120  # metrics, cells and boxes were there to check (Compare starts from five strategies)
     # the measure boxes of Tune name their choice whole, and its slider values have their separators
     open_nav_page(page, "Tune", "Tune")
     expect(page.get_by_role("combobox", name="Measure")).to_have_value("Cost with prompt caching (US$)")

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import expect_no_exception, open_nav_page, screenshot, wait_idle
+from browser_helpers import expect_no_exception, follow_live, screenshot, wait_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -31,12 +31,7 @@ def test_the_live_view_shows_new_calls_without_a_reload(app_page, tmp_path):
     page = app_page
     log = tmp_path / "5f0e2c1a-7b3d-4e8f-9a21-3c4d5e6f7a80.jsonl"
     first = append(log, b"".join(LINES[:9]))
-    open_nav_page(page, "Live", "Live")
-    field = page.get_by_role("textbox", name="Session file")
-    field.fill(str(log))
-    field.press("Enter")
-    wait_idle(page)
-    page.get_by_role("button", name="Follow", exact=True).click()
+    follow_live(page, log)
     calls = page.locator("[data-testid='stMetric']", has_text="Model calls").locator("[data-testid='stMetricValue']")
     expect(calls).to_have_text("2", timeout=WAIT_MS)
     reads_caption = page.locator("[data-testid='stCaptionContainer']", has_text="Reads of the file")

@@ -25,11 +25,13 @@ def follower(tmp_path):
 
 def test_the_forecast_in_words(follower):
     sentences = forecast_sentences(follower.forecast())
-    assert sentences[0] == ("Claude Code 2.1.128 compacts at 167,000 tokens: 131,134 tokens away, in about 8 calls "
-                            "at the recent growth of 17,000 tokens per call.")
+    assert sentences[0] == ("Claude Code 2.1.128 compacts at 167,000 tokens: 131,134 tokens to go, in about 8 calls "
+                            "(80 % likely between 3 and 21) at the session's pace of 17,000 tokens per call.")
     assert sentences[1].startswith("It summarises the whole conversation")
-    assert "postTokens" in sentences[1]
+    assert "The summary's size: the log's last summary (characters / 4)" in sentences[1]
+    assert "What it carries on with: what this session's last compaction carried on with" in sentences[1]
     assert sentences[2].startswith("The compaction's own call costs about $") and "1-hour writes" in sentences[2]
+    assert "reads the system prompt and tools (14,091 tokens) from the cache" in sentences[2]
 
 
 def test_no_call_yet_and_a_context_over_the_threshold(follower, tmp_path):

@@ -11,6 +11,7 @@ from compaction.generate import generate
 from compaction.measures.cost import Prices
 from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
+from compaction.strategies import compaction_point
 from dashboard.render import comparison, log_view, price_words, tune_axes
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
 from dashboard.render.tour import TOUR_SETTINGS, saving_figure, tour_numbers
@@ -77,6 +78,12 @@ def test_the_fidelity_table_sets_the_logs_compactions_beside_the_strategys(long_
     assert frame["the log compacted before call"].tolist() == ["133", "261"]
     assert frame["tokens before (the log)"].tolist() == ["167,285", "167,058"]
     assert frame["calls apart"].tolist() == ["the same call", "the same call"]
+    # every compaction, not only the first: what the first call after each carried, recorded and estimated
+    assert frame["log's compaction"].tolist() == ["1 (auto)", "2 (auto)"]
+    assert frame["first call after (the log)"].tolist() == [f"{p.log_after_tokens:,}" for p in found.pairs]
+    assert all(p.log_after_tokens and p.strategy_after_tokens for p in found.pairs)
+    assert frame["first call after (the strategy)"].tolist() == [
+        f"{p.strategy_after_tokens:,} ({p.strategy_after_tokens / p.log_after_tokens - 1:+.0%})" for p in found.pairs]
     assert "132 calls sent exactly what the agent sent" in fidelity_sentence(found, preset)
     assert fidelity_of(replay(SEED_DEMO, keep_histories=False)) is None  # no compaction of its own
 
@@ -97,7 +104,7 @@ def test_the_one_pass_leaves_the_agents_summaries_out_or_starts_after_its_last(l
 
 def test_token_axes_span_the_agents_regime_and_include_its_own_compaction_point(long_log):
     values = tune_axes.regime_context_limits(long_log, 200_000)
-    point = tune_axes.log_compaction_point(long_log)
+    point = compaction_point(long_log)
     assert point == 167_285 and min(values) < 50_000 and max(values) == 200_000 and 167_000 in values
     assert tune_axes.regime_max_messages(643) == (50, 100, 200, 500, 1_000)
     convert = tune_axes.converter(long_log)

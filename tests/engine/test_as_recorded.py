@@ -31,6 +31,9 @@ def test_it_compacts_where_the_log_did_and_sends_what_the_agent_kept():
     assert result.totals["summaries"] == len(boundaries) and result.totals["parting_call"] is None
     pairs = fidelity(result).pairs
     assert [p.calls_apart for p in pairs] == [0] * len(boundaries)
+    # every compaction's first call after carries what the log recorded there
+    assert [p.strategy_after_tokens for p in pairs] == [p.log_after_tokens for p in pairs]
+    assert [p.after_error for p in pairs] == [0.0] * len(boundaries) and all(p.trigger == "auto" for p in pairs)
 
 
 def test_without_a_compaction_of_its_own_it_sends_everything():

@@ -48,11 +48,12 @@ def with_log_version(conversation) -> History:
 
 
 @pytest.mark.parametrize(("version", "threshold"), [
-    ("1.0.98", 155_000),  # no 1.0.x log compacts: the earliest rule
+    ("1.0.81", 155_000),  # 1.0.x logs compacted after calls of 153-171k: the earliest rule
     ("2.0.53", 155_000),  # 200,000 - 32,000 - 13,000
     ("2.0.76", 155_000),
-    ("2.1.6", 155_000),
-    ("2.1.7", 167_000),  # 200,000 - 20,000 - 13,000
+    ("2.1.7", 155_000),  # 6 of the 8 2.1.7 compactions of the public logs; the change came with 2.1.21
+    ("2.1.20", 155_000),
+    ("2.1.21", 167_000),  # 200,000 - 20,000 - 13,000
     ("2.1.41", 167_000),
     ("2.1.146", 167_000),
     (None, 167_000),  # a log without a version: the newest rule
@@ -67,7 +68,7 @@ def test_the_threshold_follows_the_window_and_versions_parse():
     assert auto_compact_threshold("2.0.76", 100_000) == 55_000
     assert (parse_version("2.1.41"), parse_version("v2.0.76-beta"), parse_version("2.1")) == ((2, 1, 41), (2, 0, 76),
                                                                                               None)
-    assert (output_reserve_for("2.1.6"), output_reserve_for("2.1.7")) == (32_000, 20_000)
+    assert (output_reserve_for("2.1.20"), output_reserve_for("2.1.21")) == (32_000, 20_000)
 
 
 def _case(name: str):

@@ -73,8 +73,8 @@ def test_sweep_json(main, session_file, capsys):
     assert main(["sweep", str(session_file), "--x", "context_limit=5000,20000,100000", "--y", "keep-recent=1,3",
                  "--measure", "summaries", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["x"] == {"name": "context_limit", "values": [5000, 20000, 100000]}
-    assert data["y"] == {"name": "keep_recent", "values": [1, 3]}
+    assert data["x"] == {"name": "context_limit", "values": [5000, 20000, 100000], "kind": "setting"}
+    assert data["y"] == {"name": "keep_recent", "values": [1, 3], "kind": "setting"}
     assert data["measure"] == "summaries"
     assert len(data["grid"]) == 2 and len(data["grid"][0]) == 3
     assert data["grid"][0][0] == data["cells"][0][0]["summaries"] >= data["grid"][0][2]
@@ -108,7 +108,7 @@ def test_measure_text():
 
 @pytest.mark.parametrize(("axis", "message"), [
     ("context_limit=20000,abc", "whole numbers"),
-    ("context_limit", "SETTING=V1,V2"),
+    ("context_limit", "NAME=V1,V2"),
     ("speed=1,2", "unknown setting 'speed'"),
     ("context_limit=0", "context_limit must be between"),
 ])

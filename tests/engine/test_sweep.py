@@ -64,7 +64,7 @@ def test_sweeping_the_model_window_is_not_allowed_as_a_setting(session):
     (("context_limit", []), ("keep_recent", [1]), "at least one value"),
     (("keep_recent", [1]), ("keep_recent", [2]), "two different settings"),
     (("max_messages", [3]), ("keep_head", [3]), "max_messages=3, keep_head=3"),
-    ("context_limit", ("keep_recent", [1]), "must be \\(setting name, values\\)"),
+    ("context_limit", ("keep_recent", [1]), "must be \\(setting or parameter name, values\\)"),
 ])
 def test_bad_axes(session, x, y, message):
     with pytest.raises(SettingsError, match=message):

@@ -99,7 +99,7 @@ def test_claude_code_uses_the_logs_version_and_says_what_cannot_be_set(cli):
     (["--strategy", "codex", "--form", "python"], "for codex choose codex, client"),
     (["--strategy", "nope", "--form", "python"], "unknown strategy 'nope'"),
     (["--strategy", "codex", "--form", "yaml"], "unknown export form 'yaml'"),
-    (["--strategy", "codex", "--form", "codex", "--param", "window_tokens=12"], "codex: window_tokens must be"),
+    (["--strategy", "codex", "--form", "codex", "--param", "window_tokens=20000000"], "codex: window_tokens must be"),
     (["--strategy", "pipeline", "--form", "python", "--context-limit", "0"], "context_limit must be between"),
 ])
 def test_bad_input_is_one_line_and_status_2(cli, args, words):

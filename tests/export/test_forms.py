@@ -123,6 +123,9 @@ def test_codex_keys_parse_and_carry_the_limit_the_replay_used():
     assert capped["model_auto_compact_token_limit"] == 270_000  # 90 % of the window, as Codex caps it
     assert any("Cannot be set in Codex" in n for n in export("codex", {"user_message_budget_tokens": 5_000},
                                                               form="codex").notes)
+    default = export("codex", {}, form="codex")  # the window the log named: Codex's own model info
+    assert tomllib.loads(default.text) == {"model_auto_compact_token_limit": 244_800}
+    assert any("left to Codex's model info (272,000" in note for note in default.notes)
 
 
 @pytest.mark.parametrize("strategy, params", [

@@ -48,3 +48,38 @@ def test_a_rollout_of_2025_says_it_has_no_token_counts(tmp_path):
     reported = follower.poll()
     assert [item.update.kind for item in reported] == ["no_usage"]
     assert follower.forecast().tokens_now is None
+
+
+def test_codex_counts_the_reasoning_before_the_persons_turn(tmp_path):
+    """The rollout the Codex preset's tests use (tests/engine/codex_logs): a window of 9,500 reported (10,000,
+    a limit of 9,000); turn 1's two responses carry 2,088 tokens of encrypted reasoning each. At the third
+    call (4,500 tokens, 400 of output), Codex's count adds them: 9,076, past the limit, so the compaction
+    comes before the next call, as the log's `compacted` line says it did."""
+    rollout = CASES.parent.parent / "engine" / "codex_logs" / "reasoning_decides.jsonl"
+    target = tmp_path / "rollout.jsonl"
+    target.write_bytes(b"")
+    follower = Follower(target)
+    seen = []
+    for line in rollout.read_bytes().splitlines(keepends=True):
+        with open(target, "ab") as handle:
+            handle.write(line)
+        seen += follower.poll()
+    forecasts = [item.forecast for item in calls(seen)]
+    assert {forecast.threshold for forecast in forecasts} == {9_000}  # 90 % of 9,500 / 0.95
+    assert [forecast.tokens_now for forecast in forecasts[:3]] == [3_000 + 200, 3_800 + 300, 4_500 + 400 + 4_176]
+    assert forecasts[2].calls_left == 1 and forecasts[2].calls_left_range == (1, 1)
+    assert forecasts[1].calls_left > 1  # before turn 2 the reasoning is the turn's own: not counted
+    [compaction] = compactions(seen)
+    assert compaction.update.compaction.calls_before == 3
+    assert follower.session.facts["earlier_reasoning_tokens"] == 0  # the history was replaced
+
+
+def test_what_a_remote_compaction_carries_on_with(tmp_path):
+    """cli 0.117 on compacts remotely: the first call after holds the system prompt and tools, the person's
+    messages, the assistant's answers and the encrypted summary. Before the compaction of the growing case:
+    its first call less the text written before it, the person's 12 tokens, no answer yet, 1,300 of summary."""
+    follower, reported = follow_line_by_line("codex_growing.jsonl", tmp_path / "rollout.jsonl")
+    last_before = calls(reported)[3].forecast
+    session = follower.session
+    assert session.prefix_tokens is not None and "a remote compaction" in last_before.kept_basis
+    assert last_before.kept_tokens == 12_000 - session.opening_tokens + 12 + 1_300

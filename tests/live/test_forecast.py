@@ -1,12 +1,16 @@
 """The forecast's numbers: each agent's threshold from its checked preset, the calls left at the recent
 growth, what is kept, and the same forecast for a what-if strategy."""
 
+import math
+
 import pytest
 
 from compaction.errors import SettingsError
+from compaction.live.events import CallSeen, FileRead
 from compaction.live.follower import Follower
-from compaction.live.forecast import calls_left, forecast
+from compaction.live.forecast import RATE_DRIFT, Z_80, calls_left, calls_left_range, forecast
 from compaction.live.rules import agent_rule, rule_for
+from compaction.live.session import LiveSession
 from tests.live.growing import CASES
 
 
@@ -58,7 +62,7 @@ def test_a_strategy_without_a_rule_is_refused_by_name(followed):
     with pytest.raises(SettingsError, match="knows the rules of claude-code, codex, gemini-cli, anthropic-compact"):
         rule_for("pipeline", {}, followed.session)
     with pytest.raises(SettingsError, match="codex: window_tokens"):
-        Follower(followed.path, what_if="codex", what_if_params={"window_tokens": 5})
+        Follower(followed.path, what_if="codex", what_if_params={"window_tokens": -5})
 
 
 def test_before_any_call_there_is_nothing_to_forecast(tmp_path):
@@ -76,6 +80,65 @@ def test_costs_follow_the_models_price_and_cache_lifetime(followed):
     context = session.newest.context
     # Sonnet 4.6: $3 input; 1-hour writes at 2 x, reads at 0.1 x, output $15
     written = found.tokens_now - context
-    assert costs.compaction_call_usd == pytest.approx((context * 0.3 + written * 6 + 9_650 * 15) / 1e6)
+    # the summary it writes: the public logs' median (2,460 tokens) before the log has shown one
+    assert costs.compaction_call_usd == pytest.approx((context * 0.3 + written * 6 + 2_460 * 15) / 1e6)
     assert costs.saved_per_later_call_usd == pytest.approx((found.tokens_now - found.kept_tokens) * 0.3 / 1e6)
     assert costs.priced_by == "claude-sonnet-4-6" and costs.lifetime == "1h"
+
+
+def test_one_drop_without_a_compaction_does_not_read_as_not_growing():
+    """A microcompact or a rewind shrinks the context once: the pace counts it as no growth, not a shrink."""
+    session = LiveSession("claude-code")
+    for line, context in enumerate((20_000, 22_000, 24_000, 26_000, 28_000, 30_000, 12_000, 14_000), 1):
+        session.feed(CallSeen(line, {"input_tokens": 0, "cache_creation_input_tokens": 0,
+                                     "cache_read_input_tokens": context, "output_tokens": 0}))
+    # the growths: five of 2,000, one drop of 18,000, one of 2,000; a mean of the signed growths is -857
+    assert session.growth_per_call() == pytest.approx(12_000 / 7)
+    assert calls_left(167_000, 14_000, 0, session.growth_per_call()) == 90
+
+
+def test_the_range_is_the_pace_faster_and_slower():
+    """20,000 tokens to go at 1,000 a call with no spread among the calls: 20 calls at the pace; the drift of
+    a session's pace (RATE_DRIFT, its log's standard deviation) at the 10th and 90th percentiles."""
+    low, high = calls_left_range(121_000, 100_000, 0, 1_000.0, 0.0)
+    width = Z_80 * RATE_DRIFT
+    assert (low, high) == (1 + math.floor(20 * math.exp(-width)), 1 + math.ceil(20 * math.exp(width)))
+    assert calls_left(121_000, 100_000, 0, 1_000.0) == 21 and low < 21 < high
+    # calls that vary widen it: a spread of 3,000 a call over 20 calls
+    wider = calls_left_range(121_000, 100_000, 0, 1_000.0, 3_000.0)
+    assert wider[0] <= low and wider[1] > high
+    assert calls_left_range(121_000, 121_500, 0, 1_000.0, 0.0) == (1, 1)  # already past: before the next call
+    assert calls_left_range(121_000, 100_000, 0, None, 0.0) is None  # one call: no pace yet
+    assert calls_left_range(121_000, 100_000, 0, 0.0, 0.0) == (1, None)  # not growing: no end in sight
+
+
+def test_kept_tokens_are_what_the_last_compaction_carried_on_with(tmp_path):
+    """After its compaction the growing case's first call carried 29,805 tokens: the next compaction's
+    kept_tokens are those, not the model's estimate."""
+    path = tmp_path / "session.jsonl"
+    path.write_bytes((CASES / "claude_code_growing.jsonl").read_bytes())
+    follower = Follower(path)
+    follower.poll()
+    found = follower.forecast()
+    assert follower.session.compactions[-1].first_call_after == 29_805
+    assert found.kept_tokens == 29_805 and "last compaction carried on with" in found.kept_basis
+
+
+def test_claude_code_attaches_the_files_read_or_edited_last(tmp_path):
+    """The interim model of Claude Code's first call after: the first call's context, a summary, and the five
+    files read, written or edited last (each whole up to 5,000 tokens, a path beyond), from the session's
+    own Read, Write and Edit calls."""
+    from compaction.agents.claude_code import live_kept
+
+    session = LiveSession("claude-code")
+    session.feed(CallSeen(1, {"input_tokens": 3, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 14_000,
+                              "output_tokens": 10}))
+    for path, chars in (("a.py", 4_000), ("b.py", 40_000), ("c.py", 8_000), ("d.py", 2_000), ("e.py", 24_000),
+                        ("a.py", 6_000), ("f.py", 400)):
+        session.feed(FileRead(path, chars))
+    # the newest five by path: c.py, d.py, e.py (6,000 tokens: its path only), a.py (read again), f.py, at
+    # 4 characters a token (the session has not shown its own rate yet)
+    assert list(session.files)[-5:] == ["c.py", "d.py", "e.py", "a.py", "f.py"]
+    assert live_kept.files_restored(session) == 2_000 + 500 + live_kept.PATH_ONLY_TOKENS + 1_500 + 100
+    tokens, basis = live_kept.first_call_after(None, session, 100_000)
+    assert tokens == 14_003 + live_kept.TYPICAL_SUMMARY + 4_130 and "files read last" in basis

@@ -3,7 +3,7 @@ next read, and a file truncated, rewritten or replaced read again from the start
 
 import os
 
-from compaction.live.tail import CHUNK, FileTail
+from compaction.live.tail import CHUNK, PROBE, FileTail
 
 
 def lines_of(tail: FileTail) -> list[tuple[int, bytes]]:
@@ -98,3 +98,46 @@ def test_appending_is_not_taken_for_a_rewrite(tmp_path):
         assert tail.check() is None
         assert [value for _, value in tail.lines()] == [b'{"n": %d}' % n]
     assert tail.restarts == 0 and tail.line == 200
+
+
+def middle_rewritten(path, size: int = 20_000):
+    """A log of `size` bytes whose middle line is then changed by one digit, in place: the same size, the same
+    first and last bytes."""
+    lines = [b'{"n": %06d, "text": "%s"}\n' % (n, b"x" * 40) for n in range(size // 64)]
+    path.write_bytes(b"".join(lines))
+    return lines
+
+
+def test_a_same_size_rewrite_in_the_middle_is_read_again(tmp_path):
+    path = tmp_path / "log.jsonl"
+    lines = middle_rewritten(path)
+    tail = FileTail(path)
+    lines_of(tail)
+    position = tail._between[len(tail._between) // 2][0]  # a point in the middle whose bytes are compared
+    size, stamp = path.stat().st_size, path.stat().st_mtime_ns
+    with open(path, "r+b") as handle:
+        handle.seek(position)
+        handle.write(b"Z")
+    os.utime(path, ns=(stamp, stamp))  # even with the time put back
+    assert path.stat().st_size == size
+    assert tail.check() == "the file was rewritten: bytes already read have changed"
+    assert len(list(tail.lines())) == len(lines) and tail.restarts == 1
+
+
+def test_a_same_size_rewrite_between_the_probes_is_seen_by_its_time(tmp_path):
+    """A change that no fingerprint covers: the file's time moved while its size stayed the one read."""
+    path = tmp_path / "log.jsonl"
+    lines = middle_rewritten(path)
+    tail = FileTail(path)
+    lines_of(tail)
+    probed = {position for position, _ in tail._between}
+    target = next(n for n in range(1, len(lines) - 1)
+                  if all(abs(sum(len(line) for line in lines[:n]) - p) > 2 * PROBE for p in probed))
+    position = sum(len(line) for line in lines[:target]) + 8  # inside the number, far from every probe
+    stamp = path.stat().st_mtime_ns
+    with open(path, "r+b") as handle:
+        handle.seek(position)
+        handle.write(b"9")
+    os.utime(path, ns=(stamp + 1_000_000, stamp + 1_000_000))  # a filesystem whose clock ticks coarsely
+    assert tail.check() == "the file was rewritten: its time changed and its size did not"
+    assert tail.restarts == 1

@@ -118,9 +118,14 @@ def test_the_forecast_says_what_the_compaction_does_and_costs(watched):
     assert last_before["action"].startswith("summarises the whole conversation")
     costs = last_before["costs"]
     assert (costs["model"], costs["lifetime"]) == ("claude-sonnet-4-6", "1h")
-    # the first call after writes the kept context to the cache (1-hour writes: 2 x $3 per million)
+    # the first call after reads the system prompt and tools from the cache (the first call read 14,091:
+    # $0.30 per million) and writes the rest of the kept context (1-hour writes: 2 x $3 per million)
     output = round(sum((244, 310, 402, 288, 350, 512, 198, 276)) / 8)
-    assert costs["first_call_after_usd"] == pytest.approx((last_before["kept_tokens"] * 6 + output * 15) / 1e6,
-                                                          abs=1e-6)
-    assert costs["first_call_after_usd"] > costs["next_call_without_usd"]
-    assert costs["saved_per_later_call_usd"] > 0 and costs["pays_back_after_calls"] >= 1
+    assert costs["first_call_after_read_tokens"] == 14_091
+    assert costs["first_call_after_usd"] == pytest.approx(
+        (14_091 * 0.3 + (last_before["kept_tokens"] - 14_091) * 6 + output * 15) / 1e6, abs=1e-6)
+    assert costs["first_call_after_usd"] < costs["next_call_without_usd"]
+    assert costs["saved_per_later_call_usd"] > 0
+    # the compaction's call and the cheap first call after cost less than going on: it pays from the first call
+    assert costs["compaction_call_usd"] + costs["first_call_after_usd"] <= costs["next_call_without_usd"]
+    assert costs["pays_back_after_calls"] == 0

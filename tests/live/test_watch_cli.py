@@ -21,10 +21,23 @@ def test_one_text_line_per_call_then_it_stops_when_idle(capsys, tmp_path):
     calls = [line for line in lines if line.startswith("call ")]
     assert code == 0 and err == "" and len(calls) == 11
     assert calls[6].startswith("call 7  line 22  145,690 tokens  +21,000  | Claude Code 2.1.128 compacts at "
-                               "167,000: 21,112 tokens, 2 calls left  | $")
+                               "167,000: 21,112 tokens to go, 2 calls left (80 %: 1-2)  | $")
+    # what the next compaction does, as the JSON's action says, and what it carries on with
+    assert "| next compaction summarises the whole conversation (1 turn(s) of the person and 7 tool result(s) so " \
+           "far: about 126,198 tokens beyond the system prompt and tools)" in calls[6]
+    assert calls[6].endswith("(22,226 tokens carried on)")
     assert "compaction at line 26 (auto; 170,112 tokens by the agent's count): the forecast starts again from about " \
            "28,639 tokens kept" in lines
     assert lines[-1].startswith("stopped (idle): 11 calls, $")
+
+
+def test_the_text_says_plainly_when_the_context_is_past_the_threshold(capsys):
+    """Claude Code 2.1.6 compacts at 155,000: at call 8 (166,690 tokens and 276 of output) the what-if is past it."""
+    code, out, _ = run(capsys, str(CASES / "claude_code_growing.jsonl"), "--until-idle", "0",
+                       "--strategy", "claude-code", "--param", "version=2.1.6")
+    call_8 = next(line for line in out.splitlines() if line.startswith("call 8 "))
+    assert code == 0 and "| what if Claude Code 2.1.6 compacts at 155,000: the context is already past it by " \
+        "11,966 tokens, so it compacts before the next call" in call_8
 
 
 def test_a_what_if_strategy_is_forecast_beside_the_agents(capsys):

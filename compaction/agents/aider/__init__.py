@@ -8,7 +8,7 @@ read whole, not followed while it is written: no home nor live reader. A history
 (--chat-history-file) is still recognised by its first line when it is loaded by path or with
 `--format aider`; a corpus folder and an upload take the default name only."""
 
-from compaction.agents.aider import export_form, log, preset
+from compaction.agents.aider import export_form, knobs, log, preset
 from compaction.agents.aider.markers import SUMMARY_PREFIX
 from compaction.agents.base import Agent
 from compaction.export.base import Form
@@ -25,6 +25,7 @@ AGENT = Agent(
                     text=log.looks_like),),
     presets=preset.SPECS,
     own_preset=NAME,
+    knobs=knobs.KNOBS,
     forms=(Form(NAME, "Aider .aider.conf.yml", "Aider's .aider.conf.yml key max-chat-history-tokens (aider)",
                 export_form.STRATEGIES, export_form.render),),
     summary_prefixes=(SUMMARY_PREFIX,),

@@ -6,9 +6,18 @@ into the person's turn, and its log writer for the samples (sample_log.py, sampl
 from pathlib import PurePosixPath
 
 from compaction.agents.base import Agent
-from compaction.agents.claude_code import export_form, live_lines, log, preset, samples
+from compaction.agents.claude_code import (
+    export_form,
+    knobs,
+    live_kept,
+    live_lines,
+    log,
+    preset,
+    rules,
+    samples,
+)
 from compaction.agents.claude_code.injected import INJECTED
-from compaction.agents.claude_code.markers import SUMMARY_PREFIX
+from compaction.agents.claude_code.markers import CLEARED, SUMMARY_PREFIX
 from compaction.corpus.homes import Home
 from compaction.corpus.subagents import Parent, SubagentRule
 from compaction.export.base import Form
@@ -25,14 +34,17 @@ def _threshold(values: dict, session: LiveSession) -> tuple[int, str]:
     version = session.facts.get("version") if values["version"] == preset.AUTO else values["version"]
     reserve = values["output_reserve_tokens"] or preset.output_reserve_for(version)
     label = f"{TITLE} {version}" if version else f"{TITLE} (newest rule)"
-    return values["window_tokens"] - reserve - values["buffer_tokens"], label
+    window = values["window_tokens"] or rules.WINDOW  # 0: the log's; a live log has not shown a larger one yet
+    return window - reserve - values["buffer_tokens"], label
 
 
 def _summary_from_log(last: Compaction, session: LiveSession) -> tuple[int, str] | None:
-    if last.post_tokens:
-        return last.post_tokens, "what the log's last compaction kept (postTokens)"
+    """The summary the compaction call writes: the log's last one, else what its compaction line says it kept
+    (postTokens: the summary and what was attached with it)."""
     if last.summary_chars:
         return -(-last.summary_chars // CHARS_PER_TOKEN), "the log's last summary (characters / 4)"
+    if last.post_tokens:
+        return last.post_tokens, "what the log's last compaction kept (postTokens)"
     if last.first_call_after and session.base_tokens:
         return max(last.first_call_after - session.base_tokens, 0), "the first call after the log's last compaction"
     return None
@@ -73,14 +85,17 @@ AGENT = Agent(
                     None, log.load, log.looks_like, anything, document_rank=100, lines_rank=CATCH_ALL),),
     presets=preset.SPECS,
     own_preset=NAME,
-    rules=(RuleForm(NAME, SUMMARISE_ALL, _threshold, 9_650, "typical of real logs", "window_tokens",
-                    summary_from_log=_summary_from_log),),
+    knobs=knobs.KNOBS,
+    rules=(RuleForm(NAME, SUMMARISE_ALL, _threshold, live_kept.TYPICAL_SUMMARY,
+                    "the median summary of the public logs (9,840 characters)", "window_tokens",
+                    summary_from_log=_summary_from_log, first_call_after=live_kept.first_call_after),),
     live=LiveFormat(NAME, TITLE, live_lines.looks_like, live_lines.ClaudeCodeLines, NAME,
                     "a Claude Code line has 'type' and 'uuid' or 'sessionId'", rank=300),
     forms=(Form(NAME, "Claude Code environment", "the environment lines for Claude Code's auto-compact, and what it "
                 "cannot set (claude-code)", export_form.STRATEGIES, export_form.render),),
     homes=(Home(TITLE, (".claude", "projects"), ("*.jsonl",), _project),),
     summary_prefixes=(SUMMARY_PREFIX,),
+    placeholders=(CLEARED,),
     injected=(INJECTED,),
     subagents=(SubagentRule(NAME, _subagent_by_path, _subagent_by_log),),
     writer=samples.WRITER,

@@ -30,7 +30,7 @@ def threshold_lines(params: dict) -> tuple[list[str], list[str]]:
     """(environment lines, notes) for the auto-compact threshold."""
     version = None if params["version"] == "auto" else params["version"]
     reserve = params["output_reserve_tokens"] or output_reserve_for(version)
-    window = params["window_tokens"]
+    window = params["window_tokens"] or DEFAULT_WINDOW  # 0: the log's (the form knows no log: the usual one)
     effective = window - reserve
     wanted = effective - params["buffer_tokens"]
     default = effective - BUFFER_TOKENS
@@ -63,8 +63,8 @@ def render(built: Built, settings: Settings) -> Exported:
     lines, notes = threshold_lines(params)
     cannot = [
         f"how long an output must be to go to a file ({params['persist_threshold']:,} characters tuned; Claude "
-        "Code's is 30,000) and its preview (2,000)" if (params["persist_threshold"], params["preview_chars"]) !=
-        (30_000, 2_000) else "",
+        "Code's depends on the tool and the version) and its preview (2,000)"
+        if (params["persist_threshold"], params["preview_chars"]) != (0, 2_000) else "",
         "which tools' outputs are never saved to a file" if tuple(params["persist_exempt_tools"]) !=
         PERSIST_EXEMPT_TOOLS else "",
         "microcompact by count" + (f" (tuned on, keeping {params['microcompact_keep']:,} of "
@@ -72,6 +72,8 @@ def render(built: Built, settings: Settings) -> Exported:
         if params["microcompact"] or tuple(params["microcompact_tools"]) != MICROCOMPACT_TOOLS else "",
         "the clearing after an idle gap" + (f" (tuned on, after {params['idle_minutes']:,} minutes)"
                                             if params["idle_microcompact"] else ""),
+        f"microcompact near the threshold (tuned {params['warning_microcompact']})"
+        if params["warning_microcompact"] != "auto" else "",
     ]
     notes += [f"Cannot be set in Claude Code: {item}; Claude Code decides it itself (microcompact and the idle "
               "clearing are switched by Anthropic, not by a setting)." if "microcompact" in item or "idle" in item

@@ -13,14 +13,19 @@ STRATEGIES = ("codex",)
 def render(built: Built, settings: Settings) -> Exported:
     params = built.params
     limit = auto_compact_limit(params)
+    window = [f"model_context_window = {params['window_tokens']}"] if params["window_tokens"] else []
     text = "\n".join([
         "# Codex CLI, ~/.codex/config.toml: auto-compaction as tuned in Compaction Lab (strategy codex)",
-        f"model_context_window = {params['window_tokens']}",
+        *window,
         f"model_auto_compact_token_limit = {limit}",
     ]) + "\n"
-    notes = ["Put the two keys at the top level of ~/.codex/config.toml (or a profile's table); Codex compacts "
+    keys = "the two keys" if window else "the key"
+    notes = [f"Put {keys} at the top level of ~/.codex/config.toml (or a profile's table); Codex compacts "
              f"once the conversation reaches {limit:,} tokens."]
-    if params["window_tokens"] != CONTEXT_WINDOW:
+    if not window:
+        notes.append(f"model_context_window is left to Codex's model info ({CONTEXT_WINDOW:,} tokens for the GPT-5 "
+                     "family), the window the lab read from the log.")
+    elif params["window_tokens"] != CONTEXT_WINDOW:
         notes.append(f"model_context_window tells Codex the model's window; {params['window_tokens']:,} must be what "
                      "your model really accepts.")
     budget = params["user_message_budget_tokens"]

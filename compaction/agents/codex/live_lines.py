@@ -5,17 +5,21 @@ Each model response is followed by a `token_count` event whose `last_token_usage
 same cumulative total (importers/codex/tokens.py, whose reader keeps only the previous total). The model
 is the newest `turn_context`'s. A compaction is a `compacted` line (its `replacement_history` is the new
 start), then an `event_msg` of type `context_compacted`: counted once. The 2025 layout writes no token
-counts at all: it is said, and no call can be measured.
+counts at all: it is said, and no call can be measured. Beside the calls: the assistant's answers by
+their size, and Codex's estimate of the encrypted reasoning before the person's newest turn (a fact the
+forecast adds, as Codex's own count does).
 """
 
 from typing import Any
 
+from compaction.agents.codex.log.items import encrypted_tokens
 from compaction.agents.codex.log.tokens import TokenCounts
-from compaction.live.events import CallSeen, CompactionSeen, Event, Fact, Note, Written
+from compaction.live.events import Answered, CallSeen, CompactionSeen, Event, Fact, Note, Written
 from compaction.model.messages import content_chars
 
 FORMAT = "codex"
 OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
+EARLIER_REASONING = "earlier_reasoning_tokens"  # the session fact Codex's forecast rule adds to its count
 
 
 def is_legacy_header(value: dict) -> bool:
@@ -39,6 +43,8 @@ class CodexLines:
         self._model: str | None = None
         self._compacted = False  # a `compacted` line since the newest call: its context_compacted is the same
         self._legacy = False
+        self._turn_reasoning = 0  # Codex's estimate of the encrypted reasoning of the current turn
+        self._earlier_reasoning = 0  # and of the turns before it since the last compaction
 
     def read(self, number: int, line: dict) -> list[Event]:
         if number == 1 and is_legacy_header(line) or self._legacy:
@@ -59,11 +65,17 @@ class CodexLines:
             return []
         if kind == "compacted":
             self._compacted = True
-            return [CompactionSeen(number, None, time=time, summary_chars=_summary_chars(payload))]
+            self._turn_reasoning = self._earlier_reasoning = 0  # the history is replaced
+            return [CompactionSeen(number, None, time=time, summary_chars=_summary_chars(payload)),
+                    Fact(EARLIER_REASONING, 0)]
         if kind == "event_msg":
             return self._event(number, payload, time)
         if kind == "response_item" and payload.get("type") in OUTPUT_ITEMS:
             return [Written(content_chars(payload.get("output")))]
+        if kind == "response_item" and payload.get("type") == "reasoning" and payload.get("encrypted_content"):
+            self._turn_reasoning += encrypted_tokens(payload["encrypted_content"])
+        if kind == "response_item" and payload.get("type") == "message" and payload.get("role") == "assistant":
+            return [Answered(content_chars(payload.get("content")))]
         return []
 
     def _event(self, number: int, payload: dict, time: str | None) -> list[Event]:
@@ -85,6 +97,10 @@ class CodexLines:
             self._compacted = False
         elif event == "user_message":
             found.append(Written(_text_chars(payload.get("message")), person=True))
+            # a new turn of the person: the reasoning before it is what Codex counts again (history.rs)
+            self._earlier_reasoning += self._turn_reasoning
+            self._turn_reasoning = 0
+            found.append(Fact(EARLIER_REASONING, self._earlier_reasoning))
         return found
 
     def _legacy_line(self, number: int) -> list[Event]:

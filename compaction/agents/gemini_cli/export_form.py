@@ -3,7 +3,7 @@
 
 import json
 
-from compaction.agents.gemini_cli.preset import TOKEN_LIMIT
+from compaction.agents.gemini_cli.preset import THRESHOLD_FROM_2025_11_20, TOKEN_LIMIT
 from compaction.export.base import Exported
 from compaction.model.settings import Settings
 from compaction.strategies import Built
@@ -17,9 +17,13 @@ FIXED = {"preserve_fraction": (0.3, "the newest share of the history kept (COMPR
 
 def render(built: Built, settings: Settings) -> Exported:
     params = built.params
-    text = json.dumps({"model": {"compressionThreshold": params["threshold_fraction"]}}, indent=2) + "\n"
+    fraction = params["threshold_fraction"] or THRESHOLD_FROM_2025_11_20
+    text = json.dumps({"model": {"compressionThreshold": fraction}}, indent=2) + "\n"
     notes = ["Merge it into ~/.gemini/settings.json (or the project's .gemini/settings.json)."]
-    if params["window_tokens"] != TOKEN_LIMIT:
+    if not params["threshold_fraction"]:
+        notes.append(f"{fraction:g} is gemini-cli's default since 20 Nov 2025 (0.7 before): the replay used the "
+                     "default of the session's date.")
+    if params["window_tokens"] and params["window_tokens"] != TOKEN_LIMIT:
         notes.append(f"The token limit ({params['window_tokens']:,}) is the model's own in Gemini CLI: choose the "
                      "model, there is no setting for it.")
     for name, (default, words) in FIXED.items():

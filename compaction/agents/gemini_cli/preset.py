@@ -5,16 +5,19 @@ outputs shortened to fit a 50,000-token budget."""
 
 import json
 
+from compaction.agents.gemini_cli.log import GEMMA_TOKEN_LIMIT, TOKEN_LIMIT
 from compaction.agents.gemini_cli.markers import SUMMARY_PREFIX
 from compaction.layers.summary import summarize_into
+from compaction.measures.windows import main_model
 from compaction.model.history import History
 from compaction.model.messages import has_tool_result, has_tool_use
 from compaction.model.sizes import message_size
+from compaction.strategies.agent_sent import recorded_tokens, sent_by_the_agent
 from compaction.strategies.base import Step
 from compaction.strategies.params import Param
 from compaction.strategies.spec import Source, StrategySpec
 
-TOKEN_LIMIT = 1_048_576  # tokenLimits.ts: every Gemini 2.5 and 3 model
+THRESHOLD_FROM_2025_11_20, THRESHOLD_BEFORE = 0.5, 0.7  # DEFAULT_COMPRESSION_TOKEN_THRESHOLD by date
 ACKNOWLEDGEMENT = "Got it. Thanks for the additional context!"  # the model turn gemini-cli puts after the summary
 SERVICE = Source("google-gemini/gemini-cli: packages/core/src/context/chatCompressionService.ts",
                  "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/context/"
@@ -83,11 +86,49 @@ def within_budget(history: History, budget: int, chars: int) -> tuple[list, list
     return messages, sizes
 
 
-def _gemini(params: dict):
-    threshold = max(int(params["window_tokens"] * params["threshold_fraction"]), 1)
+def token_limit(model: str | None) -> int:
+    """tokenLimit(model) of gemini-cli: Gemma 4's 256,000; every other model, a Gemini one or not, 1,048,576."""
+    return GEMMA_TOKEN_LIMIT if isinstance(model, str) and model.startswith("gemma-4") else TOKEN_LIMIT
 
+
+def threshold_on(date: str | None) -> float:
+    """The default compression threshold on the session's date (YYYY-MM-DD...): 0.5 of the limit from
+    c7b5dcd (2025-11-20), 0.7 before (0c70a99, 2025-07-07); a session without a date gets today's 0.5."""
+    return THRESHOLD_FROM_2025_11_20 if not date or date[:10] >= "2025-11-20" else THRESHOLD_BEFORE
+
+
+def session_date(history: History) -> str | None:
+    """When the session started: the recording's startTime, else its first message's time."""
+    start = history.recorded.metadata.get("start_time")
+    if isinstance(start, str) and start:
+        return start
+    return next((time for time in history.recorded.timestamps if isinstance(time, str) and time), None)
+
+
+def last_prompt_tokens(history: History) -> int:
+    """chat.getLastPromptTokenCount(): the prompt of the call that wrote the newest model turn, as the API
+    counted it where the history up to there is what the agent sent, else the estimate of that prompt; 0
+    before the first call."""
+    position = next((p for p in range(len(history.messages) - 1, -1, -1)
+                     if history.messages[p].get("role") == "assistant"), None)
+    if position is None:
+        return 0
+    origin = history.origins[position]
+    recorded = recorded_tokens(history, origin) if origin is not None else None
+    if recorded is not None and position > 0 and sent_by_the_agent(history, position - 1):
+        return recorded
+    return history.derive(history.messages[:position], history.sizes[:position],
+                          history.origins[:position]).context_tokens
+
+
+def _gemini(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
-        tokens = history.context_tokens
+        fraction = params["threshold_fraction"] or history.shared_value(
+            "gemini_threshold", lambda: threshold_on(session_date(history)))
+        window = params["window_tokens"] or history.shared_value(
+            "gemini_window", lambda: token_limit(main_model(history.recorded.usage)))
+        threshold = max(int(window * fraction), 1)
+        tokens = last_prompt_tokens(history)
         if tokens < threshold or not history.messages:
             return Step(history)
         messages, sizes = within_budget(history, params["function_response_budget_tokens"], params["truncate_chars"])
@@ -95,7 +136,7 @@ def _gemini(params: dict):
         split = split_point(messages, sizes, 1 - params["preserve_fraction"])
         if split == 0:
             return Step(history)  # nothing before the newest share can be compressed
-        reason = (f"{tokens:,} tokens >= {params['threshold_fraction']:g} of {params['window_tokens']:,}; "
+        reason = (f"the last prompt's {tokens:,} tokens >= {fraction:g} of {window:,}; "
                   f"keeping the newest {len(messages) - split} message(s)")
         result = summarize_into(shortened, split, SUMMARY_PREFIX, reason, "auto_compact", summarizer, store,
                                 summary_input=history.messages[:split])
@@ -116,10 +157,11 @@ GEMINI_CLI = StrategySpec(
     description="At half the model's token limit, summarises the oldest 70 % of the history into a state snapshot "
                 "and keeps the newest 30 %, cut where the person spoke.",
     params=(
-        Param("window_tokens", TOKEN_LIMIT, "int", "The model's token limit (tokenLimit in gemini-cli).", "tokens",
-              1_000, 10_000_000),
-        Param("threshold_fraction", 0.5, "float", "Compress once the prompt reaches this share of the limit "
-              "(model.compressionThreshold).", "of the window", 0.01, 1.0),
+        Param("window_tokens", 0, "int", "The model's token limit (0: gemini-cli's tokenLimit of the log's model, "
+              "256,000 for Gemma 4, else 1,048,576).", "tokens", 0, 10_000_000),
+        Param("threshold_fraction", 0.0, "float", "Compress once the last prompt reaches this share of the limit "
+              "(model.compressionThreshold; 0: gemini-cli's default on the session's date, 0.5 from 20 Nov 2025, "
+              "0.7 before).", "of the window", 0.0, 1.0),
         Param("preserve_fraction", 0.3, "float", "The newest share of the history's characters kept "
               "(COMPRESSION_PRESERVE_THRESHOLD).", "of the history", 0.01, 0.99),
         Param("function_response_budget_tokens", 50_000, "int", "Newest tool outputs kept whole; older ones are "

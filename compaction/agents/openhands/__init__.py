@@ -2,8 +2,8 @@
 and its condenser config as the export form (export_form.py), and its summary's words."""
 
 from compaction.agents.base import Agent
-from compaction.agents.openhands import condensers, export_form, log
-from compaction.agents.openhands.markers import CONDENSATION_PREFIX
+from compaction.agents.openhands import condensers, export_form, knobs, log
+from compaction.agents.openhands.markers import BROWSER_OMITTED, CONDENSATION_PREFIX
 from compaction.export.base import Form
 from compaction.importers import runs
 from compaction.importers.formats import Format
@@ -18,7 +18,9 @@ AGENT = Agent(
                     runs.runs_of(log.looks_like, runs.whole_line), document_rank=400, lines_rank=500),),
     presets=condensers.SPECS,
     own_preset="openhands-pipeline",  # the condensers the OpenHands app turns on by default
+    knobs=knobs.KNOBS,
     forms=(Form(NAME, "OpenHands condenser", "an OpenHands condenser config: config.toml's [condenser], or JSON for "
                 "the pipeline (openhands-*)", export_form.STRATEGIES, export_form.render),),
     summary_prefixes=(CONDENSATION_PREFIX,),
+    placeholders=(BROWSER_OMITTED,),
 )

@@ -3,6 +3,7 @@
 
 from compaction.agents.base import Agent
 from compaction.agents.swe_agent import hybrid, log
+from compaction.agents.swe_agent.markers import ELIDED_OPENING
 from compaction.importers import runs
 from compaction.importers.formats import Format
 
@@ -14,4 +15,5 @@ AGENT = Agent(
                     runs.first_run_of(NAME, log.from_json, runs.whole_line), log.looks_like,
                     runs.runs_of(log.looks_like, runs.whole_line), document_rank=300, lines_rank=600),),
     presets=hybrid.SPECS,
+    placeholders=(ELIDED_OPENING,),
 )

@@ -1,5 +1,8 @@
 """The text SWE-agent's LastNObservations leaves for an old tool output (the hybrid's masking)."""
 
 
+ELIDED_OPENING = "Old environment output: ("
+
+
 def elided_output(lines: int) -> str:
-    return f"Old environment output: ({lines} lines omitted)"
+    return f"{ELIDED_OPENING}{lines} lines omitted)"

@@ -8,8 +8,15 @@ How a file is read, one idea per module:
 - pairing.py: the tool pairs of the kept lines repaired as Claude Code repairs them before it sends;
 - assemble.py: the kept lines as API messages, with each response's recorded usage.
 Sidechain lines (subagents) and lines of unknown type are left out and counted.
+
+Compactions: from 2.0 a `compact_boundary` line comes before the summary. 1.0.x writes none: its summary
+line (`isCompactSummary`) starts a new root right after the line it continues, so a boundary is put there
+(trigger "auto" unless the person had typed /compact; no preTokens). A file that starts with a compaction
+(nothing of the session before it) has nothing to replace: its summary is the first message, not a
+compaction of this log.
 """
 
+import re
 from typing import Any
 
 from compaction.agents.claude_code.log.assemble import assemble
@@ -19,6 +26,7 @@ from compaction.agents.claude_code.log.records import KNOWN_OTHER_TYPES, Record,
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.jsonl import JsonLines
+from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY, ONE_MILLION, ONE_MILLION_SUFFIX
 from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "claude-code"
@@ -47,8 +55,9 @@ def load(lines: JsonLines) -> Conversation:
     branch = choose_branch(records)
     kept, repaired = repair_pairs(branch.records, {record.uuid for record in records})
     out = assemble(kept)
+    started = _started_after_compaction(out)
     warnings = [w for w in (lines.skipped_warning(),) if w] + subagent + bridged + branch.warnings \
-        + repaired + out.warnings + skipped.warnings()
+        + repaired + out.warnings + started + _notes_warning(out) + skipped.warnings()
     metadata = {
         "session_id": session_id,
         "compact_boundaries": out.boundaries,
@@ -61,12 +70,39 @@ def load(lines: JsonLines) -> Conversation:
     if subagent:
         # its lines' sessionId is the session that ran it; agentId names the subagent (agent-<id>.jsonl)
         metadata["agent_id"] = _agent_id(lines)
+    if out.start_attachments:
+        metadata["start_attachments"] = out.start_attachments  # what the first call carried besides its prompt
+    if out.notes:
+        metadata["agent_notes"] = out.notes  # the <synthetic> responses: no API call, so no model call here
     if version:
         metadata["agent_version"] = version  # the Claude Code version of the last line: its compaction rules
+    metadata.update(chosen_window(out.messages))
     fresh_starts = frozenset(boundary["index"] for boundary in out.boundaries)
     return build_conversation(out.messages, label, FORMAT, warnings, metadata=metadata, fresh_starts=fresh_starts,
                               usage=out.usage if any(out.usage) else [],
                               timestamps=out.timestamps if any(out.timestamps) else [])
+
+
+# `/model`'s output: "Set model to opus[1m] (claude-opus-4-6[1m])" (colour codes between): the 1M window chosen
+_MODEL_SET = re.compile(r"Set model to\b[^\n(]*\(([^()\s]+)\)")
+
+
+def chosen_window(messages: list) -> dict:
+    """The 1M window when the last model the person set with /model carries Claude Code's `[1m]` suffix (the
+    calls' own model ids never do); nothing otherwise (the window is the model's: measures/windows.py)."""
+    chosen = None
+    for message in messages:
+        if message["role"] != "user":
+            continue
+        content = message["content"]
+        for text in [content] if isinstance(content, str) else \
+                [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]:
+            if isinstance(text, str) and "Set model to" in text:
+                found = _MODEL_SET.findall(text)
+                chosen = found[-1] if found else None
+    if chosen and chosen.lower().endswith(ONE_MILLION_SUFFIX):
+        return {NAMED_KEY: ONE_MILLION, NAMED_SOURCE_KEY: f"the log's /model line set {chosen}: Claude Code's 1M window"}
+    return {}
 
 
 class _Skipped:
@@ -83,6 +119,30 @@ class _Skipped:
             types = ", ".join(sorted(self.unknown_types))
             found.append(LoadWarning(f"{self.unknown:,} line(s) of unknown type skipped ({types})", kind="unknown_type"))
         return found
+
+
+def _started_after_compaction(out) -> list[LoadWarning]:
+    """A boundary before any message, or a summary with none before it: the file starts after a compaction
+    (its earlier part is elsewhere). Nothing of this log was replaced, so its summary is the conversation's
+    first message (the calls after it sent it), not a compaction of its own."""
+    started = bool(out.boundaries) and out.boundaries[0]["index"] == 0
+    if started:
+        out.boundaries.pop(0)
+    compacted = {boundary["index"] for boundary in out.boundaries}
+    alone = [index for index in out.summary_indices if index not in compacted]
+    out.summary_indices = [index for index in out.summary_indices if index in compacted]
+    if not (started or alone):
+        return []
+    return [LoadWarning("the log starts after a compaction: its summary is the first message, as the calls after "
+                        "it sent it", index=alone[0] if alone else 0, kind="starts_compacted")]
+
+
+def _notes_warning(out) -> list[LoadWarning]:
+    if not out.notes:
+        return []
+    return [LoadWarning(f"{len(out.notes):,} response(s) Claude Code wrote itself (model <synthetic>: \"No response "
+                        "requested.\", an API error's text) made no API call: kept as notes, not model calls",
+                        line=out.notes[0]["line"], kind="synthetic_response")]
 
 
 def _agent_id(lines: JsonLines) -> str | None:
@@ -106,12 +166,25 @@ def _bridge_missing_parents(records: list[Record]) -> list[LoadWarning]:
                         "each continues the line written before it", line=gaps[0], kind="parent_missing")]
 
 
+def _asks_compact(content) -> bool:
+    texts = [content] if isinstance(content, str) else [b.get("text", "") for b in content if isinstance(b, dict)] \
+        if isinstance(content, list) else []
+    return any("<command-name>/compact</command-name>" in str(text) for text in texts)
+
+
+def _unwritten_boundary(summary: Record, previous: str, trigger: str) -> Record:
+    """The boundary a 1.0.x log does not write before a compaction's summary (see the module)."""
+    return Record(summary.line, f"boundary:{summary.uuid}", previous, "boundary", summary.timestamp,
+                  boundary={"trigger": trigger, "pre_tokens": None})
+
+
 def _read_records(lines: JsonLines, sidechains: bool = False
                   ) -> tuple[list[Record], _Skipped, str | None, str | None]:
     records: list[Record] = []
     skipped = _Skipped()
     session_id = version = None
     previous: str | None = None
+    asked = False  # the person typed /compact since the last response
     for number, line in lines.objects:
         if line.get("isSidechain") is True and not sidechains:
             skipped.sidechain += 1
@@ -131,6 +204,12 @@ def _read_records(lines: JsonLines, sidechains: bool = False
             record.parent = previous  # a file without the tree: lines follow each other
         elif record.parent is None and record.kind == "boundary":
             record.parent = previous  # a boundary without logicalParentUuid still continues the file
+        elif record.parent is None and record.compact_summary and previous is not None:
+            boundary = _unwritten_boundary(record, previous, "manual" if asked else "auto")
+            records.append(boundary)  # 1.0.x: the summary's new root continues the line before it
+            record.parent = boundary.uuid
+        if record.is_message:
+            asked = (asked or _asks_compact(record.content)) if record.role == "user" else False
         records.append(record)
         previous = record.uuid
     return records, skipped, session_id, version

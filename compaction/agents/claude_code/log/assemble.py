@@ -7,7 +7,13 @@ message per turn, with what each response recorded (usage) and when each message
 - Consecutive user lines are one turn (the Messages API merges consecutive same-role turns itself):
   the results of parallel calls, an interruption note after them.
 - Tool results are put in the order of the calls they answer.
-- A compaction boundary starts afresh: its summary line is a message of its own.
+- A compaction boundary starts afresh: its summary line is a message of its own; the attachment lines
+  written after the summary (2.1.92 on: files re-attached, plan, skills, hook output) are what the first
+  call after it carried besides the summary: the boundary lists them (`attachments`); those written before
+  the first response (`start_attachments`: skills listed, hook output, tool deltas) are what the first call
+  carried besides its prompt.
+- A response Claude Code wrote itself (`<synthetic>`: no API call) is a note, not a message: the turns
+  around it are one turn, as Claude Code sends them; `notes` keeps where it was and its text.
 """
 
 from dataclasses import dataclass, field
@@ -26,6 +32,8 @@ class Assembled:
     timestamps: list[str | None] = field(default_factory=list)
     boundaries: list[dict] = field(default_factory=list)
     summary_indices: list[int] = field(default_factory=list)
+    notes: list[dict] = field(default_factory=list)  # the <synthetic> responses: {"index", "line", "text"}
+    start_attachments: list[dict] = field(default_factory=list)  # before the first response
     warnings: list[LoadWarning] = field(default_factory=list)
     # per assistant message: where the blocks of its last line start, and those blocks
     last_line: dict[int, tuple[int, list]] = field(default_factory=dict)
@@ -35,14 +43,25 @@ def assemble(records: list[Record]) -> Assembled:
     out = Assembled()
     open_response: tuple[str | None, int] | None = None  # (response key, index) of the response being written
     fresh = True  # nothing to merge into: the start, or just after a compaction boundary
+    after_summary = False  # since the last boundary's summary, no response yet: its attachments come here
+    responded = False  # a response was placed: the session's first call is made
     for record in records:
         if record.kind == "boundary":
             out.boundaries.append({"index": len(out.messages), **record.boundary})
             open_response, fresh = None, True
             continue
+        if record.attachment is not None and after_summary:
+            out.boundaries[-1].setdefault("attachments", []).append(record.attachment)
+        elif record.attachment is not None and not responded and not out.boundaries:
+            out.start_attachments.append(record.attachment)
         if not record.is_message:
             continue
+        if record.synthetic:
+            out.notes.append({"index": len(out.messages), "line": record.line, "text": _text(record.content)})
+            continue
+        after_summary = False
         if record.role == "assistant":
+            responded = True
             index = _place_assistant(out, record, open_response, fresh)
             if open_response is not None and open_response[1] == index:
                 open_response = (open_response[0] or record.response_key, index)
@@ -58,6 +77,7 @@ def assemble(records: list[Record]) -> Assembled:
                 open_response = None  # the person spoke: the response is over
             if record.compact_summary:
                 out.summary_indices.append(index)
+                after_summary = bool(out.boundaries) and out.boundaries[-1]["index"] == index
         fresh = False
         out.warnings.extend(LoadWarning(text, index=index, line=record.line) for text in record.warnings)
     for index in range(1, len(out.messages)):
@@ -127,6 +147,12 @@ def _place_user(out: Assembled, record: Record, fresh: bool) -> int:
     message = out.messages[last]
     message["content"] = as_blocks(message["content"]) + as_blocks(record.content)
     return last
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict)) if isinstance(content, list) else ""
 
 
 def as_blocks(content: Any) -> list:

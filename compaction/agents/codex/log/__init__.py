@@ -21,6 +21,7 @@ from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "codex"
+EFFECTIVE_PERCENT = 95  # codex-rs openai_models.rs: default_effective_context_window_percent
 
 
 def load(lines: JsonLines) -> Conversation:
@@ -49,6 +50,7 @@ def _metadata(session: Session, out: Assembled, tokens: TokenCounts) -> dict:
         "models": out.models,
         "reasoning_efforts": out.efforts,
         "model_context_window": tokens.windows[-1] if tokens.windows else None,
+        **model_window(tokens.windows[-1] if tokens.windows else None),
         "model_context_windows": tokens.windows,
         "compact_boundaries": out.boundaries,
         "compact_summary_indices": out.summary_indices,
@@ -59,6 +61,8 @@ def _metadata(session: Session, out: Assembled, tokens: TokenCounts) -> dict:
         "responses_without_usage": responses - with_usage if tokens.calls else responses,
         "reasoning_items": out.counts.get("reasoning_items", 0),
         "reasoning_encrypted": out.counts.get("reasoning_encrypted", 0),
+        "reasoning_estimates": out.reasoning,
+        "truncation_policy": out.truncation_policy,
         "developer_messages": out.counts.get("developer_messages", 0),
         "ghost_snapshots": out.counts.get("ghost_snapshots", 0),
         "aborted_calls": out.counts.get("aborted_calls", 0),
@@ -68,6 +72,19 @@ def _metadata(session: Session, out: Assembled, tokens: TokenCounts) -> dict:
         "session_meta_lines": session.meta_lines,
         "state_lines": session.state_lines,
     }
+
+
+def model_window(reported: int | None) -> dict:
+    """The model's window from the one the rollout reports: from cli 0.55 on that is the usable part,
+    effective_context_window_percent (95) of the model's (258,400 of 272,000); the first versions reported
+    the model's own (272,000, not 95 % of a whole number)."""
+    if not reported:
+        return {}
+    whole = reported * 100 % EFFECTIVE_PERCENT == 0
+    tokens = reported * 100 // EFFECTIVE_PERCENT if whole else reported
+    words = f"the rollout's model_context_window {reported:,}" + (
+        f" = {EFFECTIVE_PERCENT} % of the model's {tokens:,} (effective_context_window_percent)" if whole else "")
+    return {"model_window_tokens": tokens, "model_window_source": words}
 
 
 def _warnings(lines: JsonLines, session: Session, out: Assembled) -> list[LoadWarning]:

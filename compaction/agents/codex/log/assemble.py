@@ -17,7 +17,7 @@
 from dataclasses import dataclass, field
 
 from compaction.agents.codex.log.compaction import NewStart, from_replacement, rebuilt
-from compaction.agents.codex.log.items import convert, item_type
+from compaction.agents.codex.log.items import convert, encrypted_tokens, item_type
 from compaction.agents.codex.log.records import Record, instructions_text
 from compaction.agents.codex.log.tokens import Call, TokenCounts
 from compaction.importers.fields import text_at
@@ -52,6 +52,9 @@ class Assembled:
     unknown_items: dict[str, int] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
     efforts: list[str] = field(default_factory=list)
+    # [response index, tokens]: Codex's estimate of the encrypted reasoning each response carries (history.rs)
+    reasoning: list[list[int]] = field(default_factory=list)
+    truncation_policy: dict | None = None  # the newest turn_context's: how Codex cuts a tool output it records
 
 
 class Walk:
@@ -102,6 +105,9 @@ class Walk:
                 self.out.models.append(model)
         if isinstance(effort, str) and effort not in self.out.efforts:
             self.out.efforts.append(effort)
+        policy = payload.get("truncation_policy")
+        if isinstance(policy, dict) and policy.get("mode") in ("tokens", "bytes") and isinstance(policy.get("limit"), int):
+            self.out.truncation_policy = {"mode": policy["mode"], "limit": policy["limit"]}
 
     def _item(self, record: Record) -> None:
         converted = convert(record.payload, record.where, record.line)
@@ -121,16 +127,22 @@ class Walk:
             index, _, calls = self._open_response(record)
             self.out.messages[index]["content"].extend(converted.blocks)
             calls.extend(b["id"] for b in converted.blocks if b["type"] == "tool_use")
-            self._reasoning_counts(record.payload)
+            self._reasoning_counts(record.payload, index)
             self.out.warnings.extend(LoadWarning(text, index=index, line=record.line) for text in converted.warnings)
             return
         self._input(record, converted)
 
-    def _reasoning_counts(self, payload: dict) -> None:
+    def _reasoning_counts(self, payload: dict, index: int) -> None:
         if item_type(payload) == "reasoning":
             self.count("reasoning_items")
-            if payload.get("encrypted_content"):
+            encrypted = payload.get("encrypted_content")
+            if encrypted:
                 self.count("reasoning_encrypted")
+                tokens = encrypted_tokens(encrypted)
+                if self.out.reasoning and self.out.reasoning[-1][0] == index:
+                    self.out.reasoning[-1][1] += tokens
+                else:
+                    self.out.reasoning.append([index, tokens])
 
     def _open_response(self, record: Record) -> tuple[int, str | None, list[str]]:
         """The response being read, (index, model, call ids), begun at `record` if none is open."""

@@ -72,6 +72,14 @@ def convert(payload: dict, where: str, line: int = 0) -> Converted | None:
     return None
 
 
+def encrypted_tokens(encrypted) -> int:
+    """Codex's estimate of an encrypted item (history.rs: estimate_reasoning_length, then bytes / 4 rounded
+    up): its base64 length x 3 / 4 - 650 bytes."""
+    if not isinstance(encrypted, str):
+        return 0
+    return -(-max(len(encrypted) * 3 // 4 - 650, 0) // 4)
+
+
 def reasoning_text(payload: dict) -> str:
     """The reasoning's summary texts (or, where the model gave them, its plain reasoning texts)."""
     texts = []

@@ -1,0 +1,130 @@
+"""Claude Code's auto-compact in a replay: the whole history becomes the summary, followed by what Claude
+Code puts back (the files re-read, the plan, skills and to-do list), and the first call after carries
+what after_compaction.py expects of it.
+
+The summary's text is the replay's summariser's; its weight is the agent's own summary when the log
+compacted within REACH_CALLS calls of here (the log's summary line, and the attachment lines after it),
+else the summary size learnt by version. The re-read files are a message of their own holding each file's
+latest content in the log (cut to Claude Code's limit), so what survives the compaction can be measured.
+"""
+
+from bisect import bisect_left
+
+from compaction.agents.claude_code import rules
+from compaction.agents.claude_code.after_compaction import FirstCallAfter, first_call_after
+from compaction.agents.claude_code.markers import SUMMARY_PREFIX
+from compaction.agents.claude_code.recent_files import RecentFile, path_key, recent_files
+from compaction.layers.summary import summarize_into
+from compaction.model.calibration import recorded_context
+from compaction.model.history import History
+from compaction.model.message_tokens import message_tokens
+from compaction.model.sizes import message_size
+
+REACH_CALLS = 10  # the log's own compaction this near counts as this one (its summary, its attachments)
+REREAD_OPENING = "<system-reminder>\nClaude Code read these files again after the compaction:"
+
+
+def next_index(history: History) -> int:
+    """The original index of the call about to be made: just after the newest original message (and after
+    the agent's own summaries, which the replay does not append)."""
+    found = next((origin + 1 for origin in reversed(history.origins) if origin is not None), 0)
+    while found in history.recorded.agent_summaries:
+        found += 1
+    return found
+
+
+def _calls(history: History) -> list[int]:
+    return history.shared_value("claude_code_calls", lambda: [i for i, m in enumerate(history.originals)
+                                                              if m.get("role") == "assistant"])
+
+
+def nearby_boundary(history: History, index: int) -> dict | None:
+    """The log's own compaction within REACH_CALLS calls of a compaction before the call at `index`."""
+    calls = _calls(history)
+    here = bisect_left(calls, index)
+    best = None
+    for boundary in history.recorded.boundaries:
+        at = boundary.get("index") if isinstance(boundary, dict) else None
+        if isinstance(at, int) and abs(bisect_left(calls, at) - here) <= REACH_CALLS \
+                and (best is None or abs(at - index) < abs(best["index"] - index)):
+            best = boundary
+    return best
+
+
+def expected_after(history: History, index: int, version: str | None) -> FirstCallAfter:
+    """What the first call after a compaction before the call at `index` carries (after_compaction.py),
+    from the log's messages up to there."""
+    originals, prepared = history.originals, history.prepared
+    usage = history.recorded.usage
+    first = next((i for i in _calls(history) if i < len(usage) and recorded_context(usage[i])), None)
+    own = nearby_boundary(history, index)
+    summary = prepared.sizes[own["index"]] if own is not None and own["index"] in history.recorded.agent_summaries \
+        else None
+    calibration = history.calibration
+    return first_call_after(
+        originals[:index], version, first_call_tokens=recorded_context(usage[first]) if first is not None else None,
+        first_call_index=first or 0, tokens_per_char=calibration.tokens_per_char if calibration else None,
+        base_tokens=None if first is not None else history.token_model.tokens(history.overhead),
+        summary_chars=summary, attachments=own.get("attachments") if own is not None else None,
+        start_attachments=list(history.recorded.start_attachments))
+
+
+def _after(history: History, index: int, version: str | None) -> FirstCallAfter:
+    """expected_after, once per conversation, call and version (it depends on nothing else)."""
+    return history.shared_value(("claude_code_after", index, version), lambda: expected_after(history, index, version))
+
+
+def _reread_message(history: History, index: int, after: FirstCallAfter) -> dict | None:
+    """The files Claude Code read again, each with its latest content in the log (cut to its limit): those
+    the log's attachment lines name, else those modelled."""
+    files = after.files
+    if after.attached:
+        known = {path_key(f.path): f for f in recent_files(history.originals[:index], len(history.originals))}
+        files = tuple(known.get(path_key(path), RecentFile(path, None, None)) for path in after.attached)
+    if not files and not after.part("plan and skills") and not after.part("to-do list"):
+        return None
+    per_char = after.part("files") / max(sum(f.chars or 0 for f in files), 1) if files else 0.28
+    cap = int(rules.RESTORE_TOKENS_PER_FILE / per_char) if per_char > 0 else 20_000
+    parts = [REREAD_OPENING]
+    for file in files:
+        text = file.text if file.text is not None else "(its content is not in the log)"
+        parts.append(f"\n{file.path}:\n{text[:cap]}")
+    for name in ("plan and skills", "to-do list"):
+        if after.part(name):
+            parts.append(f"\n(and the {name}, as Claude Code keeps them)")
+    return {"role": "user", "content": "\n".join(parts) + "\n</system-reminder>"}
+
+
+def compact(history: History, version: str | None, reason: str, summarizer, store) -> tuple[History, list]:
+    """The history summarised and followed by what Claude Code re-attaches (made_tokens says what they weigh)."""
+    index = next_index(history)
+    after = _after(history, index, version)
+    result = summarize_into(history, len(history.messages), SUMMARY_PREFIX, f"{reason}; {after.basis}",
+                            "auto_compact", summarizer, store)
+    if result.history is history:  # the summariser failed: nothing changed
+        return history, list(result.events)
+    compacted = result.history
+    reread = _reread_message(history, index, after)
+    if reread is not None:
+        compacted = compacted.derive(compacted.messages + [reread], compacted.sizes + [message_size(reread)],
+                                     compacted.origins + [None])
+    return compacted, list(result.events)
+
+
+def made_tokens(history: History, version: str | None, call: int) -> dict[int, tuple[dict, float]]:
+    """What the messages a compaction of this preset made weigh (message_tokens.history_tokens' `made`):
+    the summary at the head of the history and the files read again after it carry, with the fixed part,
+    what after_compaction expects of the first call after. Worked out from the history itself: the
+    compaction was before the call whose response is the first of the log's messages after them (`call`,
+    the original index of the call about to be made, when none follows yet)."""
+    messages, origins = history.messages, history.origins
+    if not messages or origins[0] is not None or not str(messages[0].get("content", "")).startswith(SUMMARY_PREFIX):
+        return {}
+    reread = len(messages) > 1 and origins[1] is None and str(messages[1].get("content", "")).startswith(REREAD_OPENING)
+    index = next((origin for origin in origins if origin is not None), call)
+    after = _after(history, index, version)
+    rest = after.part("files") + after.part("plan and skills") + after.part("to-do list") if reread else 0
+    found = {id(messages[0]): (messages[0], after.tokens - message_tokens(history)[1] - rest)}
+    if reread:
+        found[id(messages[1])] = (messages[1], rest)
+    return found

@@ -1,0 +1,98 @@
+"""The files Claude Code re-reads after a compaction, as a log shows them: the ones read or edited most
+recently, newest first, with what re-reading each would give as far as the log says (its latest Read
+result, a Write's content, an Edit applied to what was read before).
+
+Claude Code keeps the files it read or edited (its readFileState, by time) and after a compaction
+re-attaches the newest few, leaving out its plan file (the one the session wrote under .claude/plans: a
+plan only read comes back as a file, as one 2.1.121 log shows) and the memory files it loads itself
+(the auto-memory index MEMORY.md). A read that failed puts nothing there. The 2.1.92+ logs'
+`file` attachments follow the log's reads and edits in this order (tests/engine/test_claude_code_after.py).
+"""
+
+from dataclasses import dataclass
+
+from compaction.importers.fields import list_at, object_at
+from compaction.model.messages import Message, content_text, tool_results, tool_uses
+from compaction.strategies.edits import tool_names_match
+
+READERS = ("Read",)
+WRITERS = ("Write",)
+EDITORS = ("Edit", "MultiEdit", "NotebookEdit")
+PATH_KEYS = ("file_path", "notebook_path", "path")
+LEFT_OUT = ("memory.md",)  # the auto-memory index, re-injected with the system prompt
+PLANS = "/.claude/plans/"  # where Claude Code writes the session's plan: re-attached as the plan, not a file
+LINE_NUMBER_CHARS = 7  # "   123→": a Read result's number before each line
+
+
+@dataclass(frozen=True)
+class RecentFile:
+    path: str
+    chars: int | None  # characters re-reading it would give (line numbers included); None: not known
+    text: str | None  # its latest content in the log, when the log holds it
+
+
+def path_key(path: str) -> str:
+    """One file however its path is written (Windows or POSIX separators, case)."""
+    return path.replace("\\", "/").lower()
+
+
+def _path(use: dict) -> str | None:
+    given = object_at(use, "input")
+    return next((given[key] for key in PATH_KEYS if isinstance(given.get(key), str) and given[key]), None)
+
+
+def _numbered_chars(text: str) -> int:
+    return len(text) + LINE_NUMBER_CHARS * (text.count("\n") + 1)
+
+
+def _edited(chars: int | None, given: dict) -> int | None:
+    """What an Edit leaves of a file of `chars` characters (its old string replaced by its new one)."""
+    if chars is None:
+        return None
+    edits = list_at(given, "edits") if isinstance(given.get("edits"), list) else [given]
+    for edit in edits:
+        if isinstance(edit, dict) and isinstance(edit.get("old_string"), str) and isinstance(edit.get("new_string"), str):
+            chars += _numbered_chars(edit["new_string"]) - _numbered_chars(edit["old_string"])
+    return max(chars, 0)
+
+
+def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
+    """The `limit` files Claude Code would re-attach after `messages`, newest first."""
+    uses: dict[str, dict] = {}
+    latest: dict[str, tuple[int, str]] = {}  # key -> (order, path as written)
+    sizes: dict[str, int | None] = {}
+    texts: dict[str, str | None] = {}
+    plans: set[str] = set()
+    order = 0
+    for message in messages:
+        for use in tool_uses(message):
+            if isinstance(use.get("id"), str):
+                uses[use["id"]] = use
+        for result in tool_results(message):
+            called = uses.get(str(result.get("tool_use_id")))
+            path = _path(called) if called else None
+            if called is None or path is None or result.get("is_error") is True:
+                continue
+            name, given, key = str(called.get("name", "")), object_at(called, "input"), path_key(path)
+            if tool_names_match(name, READERS):
+                text = content_text(result.get("content", ""))
+                partial = "offset" in given or "limit" in given
+                sizes[key] = max(len(text), sizes.get(key) or 0) if partial else len(text)
+                texts[key] = text if not partial or texts.get(key) is None else texts[key]
+            elif tool_names_match(name, WRITERS) and isinstance(given.get("content"), str):
+                sizes[key], texts[key] = _numbered_chars(given["content"]), given["content"]
+            elif tool_names_match(name, EDITORS):
+                sizes[key] = _edited(sizes.get(key), given)
+            else:
+                continue
+            if PLANS in key and not tool_names_match(name, READERS):
+                plans.add(key)
+            order += 1
+            latest[key] = (order, path)
+    found: list[RecentFile] = []
+    for key, (_, path) in sorted(latest.items(), key=lambda item: -item[1][0]):
+        if len(found) >= limit:
+            break
+        if key.rsplit("/", 1)[-1] not in LEFT_OUT and key not in plans:
+            found.append(RecentFile(path, sizes.get(key), texts.get(key)))
+    return found

@@ -1,0 +1,47 @@
+"""Whether a replayed history is still what the agent itself sent: the log's messages unchanged, in order,
+from the start or from the log's latest compaction (its new start first). Where it is, the tokens the log
+recorded for that call are the history's own, not an estimate (an agent's preset counts from them, as the
+agent did).
+"""
+
+from compaction.model.calibration import recorded_context
+from compaction.model.history import History
+
+
+def sent_by_the_agent(history: History, position: int) -> bool:
+    """Whether messages[:position + 1] are what the agent itself had when it made the call at `position`: the
+    log's messages unchanged, in order, from the start or from the log's latest compaction before it (its new
+    start first), leaving out the agent's other summaries."""
+    if history.known_tokens is not None:  # the replay knows this very history is the agent's
+        return True
+    origins, messages, originals = history.origins, history.messages, history.prepared.messages
+    last = origins[position]
+    if last is None:
+        return False
+    starts = [b["index"] for b in history.recorded.boundaries if isinstance(b, dict) and isinstance(b.get("index"), int)
+              and b["index"] <= last]
+    start = max(starts, default=0)
+    summaries = history.recorded.agent_summaries
+    if starts and start not in summaries:  # the log notes the compaction but not what the agent sent after it
+        return False
+    expected = [i for i in range(start, last + 1) if i == start or i not in summaries]
+    return origins[:position + 1] == expected and all(
+        messages[p] is originals[expected[p]] for p in range(position + 1))
+
+
+def upcoming_call(history: History) -> int | None:
+    """The original index of the call about to be sent after `history` (its newest original message's next,
+    past the agent's own summaries, which a replay does not append); None for a history of no original."""
+    newest = next((origin for origin in reversed(history.origins) if origin is not None), None)
+    if newest is None:
+        return None
+    call = newest + 1
+    while call in history.recorded.agent_summaries:
+        call += 1
+    return call
+
+
+def recorded_tokens(history: History, call: int) -> int | None:
+    """The context the log recorded for the call at original index `call`, or None."""
+    usage = history.recorded.usage
+    return recorded_context(usage[call]) if 0 <= call < len(usage) and usage[call] else None
