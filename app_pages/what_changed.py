@@ -84,17 +84,15 @@ else:
     if state.summarizer_choice() == state.CLAUDE and state.claude_result() is None:
         st.caption("This is the offline summary: press **Summarise with Claude** in the sidebar to ask Claude.")
 
-if view.view == log_view.AFTER_LAST and view.left_out:
-    st.caption("The agent's own summary, sent ahead of what the layers ran on, is kept as it is: a summary is never "
-               "summarised again.")
+if view.view == log_view.AFTER_LAST and view.ahead_chars:
+    st.caption("The agent's own summary, the first message the layers ran on, is sent as it is: no layer summarises "
+               "a summary again.")
 
 st.header("Download")
 stem = safe_name(loaded.label.rsplit(".", 1)[0])
-# after the log's last compaction, what is sent starts with the agent's own summary, as it was
-ahead = [original.originals[index] for index in view.left_out] if view.view == log_view.AFTER_LAST else []
 st.download_button(
     "Download the compacted conversation (JSON)",
-    data=lambda: compacted_json(result, loaded.conversation, ahead),
+    data=lambda: compacted_json(result, loaded.conversation),
     file_name=f"{stem}_compacted.json", mime="application/json", on_click="ignore",
     icon=":material/download:", key="download_compacted")
 st.caption(f"{result.final.count:,} message{'' if result.final.count == 1 else 's'}, {describe(result.final.size, unit, model)}: what would be sent to "

@@ -9,6 +9,9 @@ found anywhere in the input's text). What each layer does with them:
   followed by the kept messages, in their order;
 - a summary (L4, reactive compaction, the compact tool, summary_keep_last) summarises the other messages
   and is followed by the kept ones, whole, in their order: a kept message is still sent after compaction.
+An agent's own summary (a log that compacted itself) is kept the same way, whatever the settings: the
+lab's layers never summarise or snip the summary the agent wrote (the one pass after the agent's last
+compaction sends it first, as it is).
 
 The API's context editing and LangChain's ClearToolUsesEdit keep the results of the kept tools too (their
 `exclude_tools`, which the export carries); they have no field for a text of the input.
@@ -64,12 +67,14 @@ def kept_ids(history: History, settings: Settings) -> frozenset[str]:
 
 
 def kept_origins(history: History, settings: Settings) -> frozenset[int]:
-    """The loaded conversation's messages no layer may touch: those holding a kept call or result."""
+    """The loaded conversation's messages no layer may touch: those holding a kept call or result, and the
+    agent's own summaries."""
+    summaries = history.recorded.agent_summaries
     if not settings.keeps:
-        return frozenset()
+        return summaries
     ids = kept_ids(history, settings)
     return history.shared_value(("kept_origins", settings.keep_tools, settings.keep_inputs), lambda: frozenset(
-        origin for origin, message in enumerate(history.originals) if holds_kept(message, ids)))
+        {origin for origin, message in enumerate(history.originals) if holds_kept(message, ids)} | summaries))
 
 
 def kept_positions(history: History, settings: Settings | None, start: int = 0, end: int | None = None) -> list[int]:

@@ -94,10 +94,18 @@ def test_the_one_pass_leaves_the_agents_summaries_out_or_starts_after_its_last(l
     assert whole.left_out == tuple(summaries) and not set(summaries) & set(whole.history.origins)
     assert len(whole.history) == len(long_log.messages) - len(summaries)
     after = log_view.log_view(long_log, log_view.AFTER_LAST)
-    assert after.history.origins[0] == summaries[-1] + 1 and after.ahead_chars == long_log.sizes[summaries[-1]]
-    assert "messages 523 to the end" in log_view.view_sentence(after, "chars")
-    run = run_pipeline(after.history, Settings(context_limit=5_000))
+    # the agent's last summary is the first message sent: "Sent" and L4's check count it
+    assert after.history.origins[0] == summaries[-1] and after.ahead_chars == long_log.sizes[summaries[-1]]
+    assert after.left_out == () and after.history.messages[0] is long_log.messages[summaries[-1]]
+    assert after.history.sizes == long_log.sizes[summaries[-1]:]
+    assert "messages 522 to the end" in log_view.view_sentence(after, "chars")
+    run = run_pipeline(after.history, Settings(context_limit=5_000, max_messages=8))
     assert run.summary.triggered and summaries[-1] not in run.summary.summarized_indices  # never summarised again
+    assert not any(summaries[-1] in s.indices for s in run.snipped)  # nor snipped
+    # the lab's summary, then the agent's as it was: what is sent holds both, and "Sent" measures it
+    assert run.final.messages[1] is long_log.messages[summaries[-1]]
+    assert run.final.history.sizes[1] == long_log.sizes[summaries[-1]]
+    assert run.final.size == run.final.history.size > long_log.sizes[summaries[-1]]
     plain = log_view.log_view(SEED_DEMO, log_view.WITHOUT_SUMMARIES)
     assert plain.view is None and plain.history is SEED_DEMO and log_view.view_sentence(plain, "chars") is None
 
