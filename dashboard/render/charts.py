@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from compaction.layers import FATE_TEXT, FATES, LAYER_TITLES, PipelineResult
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
+from dashboard.render import layer_amounts
 from dashboard.render.units import CHARS, SHORT, SIZE_WORDS, compact_number, convert
 
 FATE_COLORS = {
@@ -42,7 +43,8 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     """
     model = result.stages[0].history.token_model
     sizes = [convert(stage.size, unit, model) for stage in result.stages]
-    steps = [sizes[0]] + [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
+    # each layer's step is its amount on every page (layer_amounts.py)
+    steps = [sizes[0]] + [-layer_amounts.removed(result, stage.layer, unit) for stage in result.stages[1:]]
     changes = [f"−{compact_number(-step)}" if step < 0 else f"+{compact_number(step)}" if step > 0 else "no change"
                for step in steps[1:]]
     l4 = result.stages[-1]

@@ -5,9 +5,9 @@ pass over the loaded conversation and the saving is set beside its cost over the
 import streamlit as st
 
 from compaction.layers import PipelineResult
-from dashboard.render import comparison, log_view
+from dashboard.render import comparison, layer_amounts, log_view
 from dashboard.render.narrative import l4_headline
-from dashboard.render.units import SIZE_WORDS, compact_number, convert, describe, percent
+from dashboard.render.units import SHORT, SIZE_WORDS, compact_number, convert, describe, percent
 from dashboard.ui import state
 
 
@@ -48,7 +48,8 @@ def headline(result: PipelineResult, unit: str) -> None:
     lost = state.pipeline_loss(result)
     dropped_col, placeholder_col, kept_col, _ = st.columns(4)
     dropped_col.metric("Dropped, no summary", f"{lost.dropped_messages:,}",
-                       help=f"{lost.dropped_messages:,} messages, {describe(lost.dropped_chars, unit, model)}: what L1 "
+                       help=f"{lost.dropped_messages:,} messages, {compact_number(layer_amounts.removed(result, 'L1', unit))} "
+                            f"{SHORT[unit]} removed from what is sent (as on the waterfall): what L1 "
                             "snipped from the middle. L4 summarises only what is left after L1, so these messages "
                             "reach no summary.")
     placeholder_col.metric("Results replaced", f"{len(result.placeholders):,}",

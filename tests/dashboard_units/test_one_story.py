@@ -12,10 +12,20 @@ from compaction.measures.cost import Prices
 from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
 from compaction.strategies import compaction_point
-from dashboard.render import comparison, log_view, price_words, tune_axes
+from dashboard.render import (
+    charts,
+    comparison,
+    layer_amounts,
+    log_view,
+    narrative,
+    price_words,
+    tables,
+    tune_axes,
+)
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
 from dashboard.render.tour import TOUR_SETTINGS, saving_figure, tour_numbers
 from dashboard.render.tune_notes import flat_from, irrelevance_notes, layers_below
+from dashboard.render.units import SHORT, compact_number, convert
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 SEED_DEMO = prepare(generate("seed-demo"))
@@ -156,3 +166,20 @@ def test_as_recorded_is_the_logs_cost_and_its_compaction_calls_beside_it(long_lo
                         f"{totals['compaction_calls_input_tokens']:,} tokens read, "
                         f"{totals['compaction_calls_output_tokens']:,} written), which no log records as a call.")
     assert price_words.cost_parts_sentence("Seed", replay(SEED_DEMO, keep_histories=False)) is None
+
+
+@pytest.mark.parametrize("unit", ["chars", "tokens"])
+def test_each_layer_removes_one_amount_on_every_page(long_log, unit):
+    """L1 removed 633.7 K on the waterfall and 633.0 K on What changed: the messages' own sizes there, the
+    history's change (the marker, the separators) here. Now every page shows the history's change."""
+    result = run_pipeline(log_view.log_view(long_log, log_view.WITHOUT_SUMMARIES).history, Settings())
+    assert result.snipped and result.placeholders
+    waterfall = charts.waterfall_figure(result, unit).data[0]
+    steps = dict(zip([stage.layer for stage in result.stages[1:]], [-y for y in waterfall.y[1:-1]], strict=True))
+    assert steps == {layer: layer_amounts.removed(result, layer, unit) for layer in ("L3", "L1", "L2", "L4")}
+    l1 = tables.snipped_frame(result, unit)["removed"].tolist()
+    assert l1 == [steps["L1"]]
+    assert f"<b>−{compact_number(steps['L1'])}</b>" in waterfall.x[2]  # the L1 bar's label
+    gross = convert(result.snipped[0].size, unit, long_log.token_model)
+    assert gross != steps["L1"]  # the old figure: it did not count the marker sent in their place
+    assert f"({compact_number(steps['L2'])} {SHORT[unit]} removed)" in narrative.layer_captions(result, unit)["L2"]
