@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 from compaction.layers import FATE_TEXT, FATES, LAYER_TITLES, PipelineResult
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
 from dashboard.render import layer_amounts
-from dashboard.render.units import CHARS, SHORT, SIZE_WORDS, compact_number, convert
+from dashboard.render.timeline import limit_name
+from dashboard.render.units import SHORT, SIZE_WORDS, compact_number, convert
 
 FATE_COLORS = {
     "kept": "#4c78a8",
@@ -68,9 +69,11 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     ))
     limit = convert(result.settings.context_limit, unit, model)
     figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR)
-    # in tokens the limit is the messages' alone: the Replay chart's line adds the overhead a call sends
-    limit_text = f"{limit:,} {SHORT[unit]}" if unit == CHARS else f"{limit:,} tokens<br>without the overhead"
-    figure.add_annotation(text=f"CONTEXT_LIMIT<br>{limit_text}", xref="paper", x=1, xanchor="left",
+    # named as on the Replay chart (limit_name): the setting, and in tokens what a call sends with it; the
+    # line itself sits at the messages' alone, as the bars do
+    limit_text = limit_name(result.settings.context_limit, model, result.stages[0].history.overhead, unit,
+                            "<br>")
+    figure.add_annotation(text=limit_text, xref="paper", x=1, xanchor="left",
                           yref="y", y=math.log10(max(limit, 1)) if log_scale else limit, yanchor="middle",
                           showarrow=False, align="left", font={"color": LIMIT_COLOR})
     yaxis = {"title": f"history size ({SIZE_WORDS[unit]})", "type": "log" if log_scale else "linear",
