@@ -2,6 +2,7 @@
 replay was priced and what the session cost, the fidelity table, the one pass over a self-compacted log, Tune's
 token axes and why a stretch of its grid is flat, and the tour's recap."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,10 @@ def test_the_fidelity_table_sets_the_logs_compactions_beside_the_strategys(long_
     assert frame["first call after (the strategy)"].tolist() == [
         f"{p.strategy_after_tokens:,} ({p.strategy_after_tokens / p.log_after_tokens - 1:+.0%})" for p in found.pairs]
     assert "132 calls sent exactly what the agent sent" in fidelity_sentence(found, preset)
+    # exact calls after the parting (a call without usage between them) are not counted before it
+    later = dataclasses.replace(found, exact_calls=178)
+    assert "132 calls sent exactly what the agent sent, so their tokens are the recorded ones (until call 133" \
+        in fidelity_sentence(later, preset)
     assert fidelity_of(replay(SEED_DEMO, keep_histories=False)) is None  # no compaction of its own
 
 
