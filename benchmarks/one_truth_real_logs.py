@@ -12,8 +12,12 @@ Codex rollouts, ...; subagent files skipped), two checks:
   add up to `cost_usd`;
 - idle: every strategy at parameters where it cannot act (IDLE, tests/engine/peer_params.py), under a
   window no call reaches, sends at every call what no compaction sends: its `tokens_sent` and `cost_usd`
-  are no compaction's (`raw_tokens_sent`, `raw_cost_usd`), call by call.
-Prints one row per file and the totals; exits 1 when a check fails.
+  are no compaction's (`raw_tokens_sent`, `raw_cost_usd`), call by call;
+- regime: the pipeline in the agent's own regime (no snip, no placeholder, CONTEXT_LIMIT read off the
+  replay: compaction/replay/regime.py) first summarises at the call where the agent first compacted
+  itself: the calls between the two (0: the same call), beside the token model's conversion of the
+  agent's count (the limit Tune used before).
+Prints one row per file and the totals; exits 1 when an as-recorded or idle check fails.
 """
 
 import argparse
@@ -29,8 +33,10 @@ from compaction.importers import load_conversation  # noqa: E402
 from compaction.importers.formats import suffixes  # noqa: E402
 from compaction.model.history import prepare  # noqa: E402
 from compaction.model.settings import LIMITS, Settings  # noqa: E402
-from compaction.replay import replay  # noqa: E402
-from compaction.strategies import build  # noqa: E402
+from compaction.replay import regime_context_limit, replay  # noqa: E402
+from compaction.replay.lookups import first_boundary_index  # noqa: E402
+from compaction.strategies import build, compaction_point  # noqa: E402
+from dashboard.render.tune_axes import Converter  # noqa: E402
 from tests.engine.peer_params import IDLE  # noqa: E402
 
 TOLERANCE = 0.01
@@ -75,7 +81,33 @@ def idle(prepared) -> dict:
     return off
 
 
-def check(path: Path, root: Path) -> dict | None:
+def regime(prepared) -> dict | None:
+    """Calls between the pipeline's first summary and the agent's first compaction, at the limit read off
+    the replay and at the token model's conversion of the agent's count; None where the log gives no
+    call on both sides of it."""
+    results = sum(1 for m in prepared.messages for b in (m.get("content") or [])
+                  if isinstance(b, dict) and b.get("type") == "tool_result")
+    settings = Settings(max_messages=max(len(prepared.messages) + 1, 50), keep_recent=max(results, 3))
+    limit = regime_context_limit(prepared, settings)
+    point = compaction_point(prepared)
+    if limit is None:
+        return None
+    boundary = first_boundary_index(prepared)
+
+    def apart(context_limit: int) -> int | None:
+        calls = replay(prepared, settings.replace(context_limit=context_limit), keep_histories=False).calls
+        ours = next((c.call for c in calls if "L4" in c.acted), None)
+        agents = next(c.call for c in calls if c.index > boundary)
+        return None if ours is None else ours - agents
+
+    converted = Converter(prepared.token_model, prepared.overhead).chars("context_limit", point) if point else None
+    return {"limit": limit, "apart": apart(limit), "converted_apart": apart(converted) if converted else None}
+
+
+CHECKS = ("as_recorded", "idle", "regime")
+
+
+def check(path: Path, root: Path, checks: tuple[str, ...] = CHECKS) -> dict | None:
     try:
         conversation = load_conversation(path)
     except ConversationError as error:
@@ -85,17 +117,22 @@ def check(path: Path, root: Path) -> dict | None:
     prepared = prepare(conversation)
     row = {"file": str(path.relative_to(root)), "format": conversation.format,
            "compactions": len(conversation.metadata["compact_boundaries"])}
-    return row | {"as_recorded": as_recorded(prepared), "idle_off": idle(prepared)}
+    return row | {"as_recorded": as_recorded(prepared),  # always: the rows are its figures
+                  "idle_off": idle(prepared) if "idle" in checks else {},
+                  "regime": regime(prepared) if "regime" in checks else None}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--checks", default=",".join(CHECKS),
+                        help="which checks besides as recorded: idle, regime (comma-separated; idle is the slow one)")
     args = parser.parse_args(argv)
+    checks = tuple(name.strip() for name in args.checks.split(",") if name.strip())
     files = sorted(p for p in args.folder.rglob("*") if p.suffix in suffixes() and p.is_file()
                    and "subagents" not in p.parts)
-    rows = [row for path in files if (row := check(path, args.folder))]
+    rows = [row for path in files if (row := check(path, args.folder, checks))]
     good = [r for r in rows if "error" not in r]
     if args.json:
         print(json.dumps(rows, indent=1))
@@ -118,7 +155,16 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(good)}, {sum(r['as_recorded']['within'] for r in whole)} of the {len(whole)} that record every call "
           f"(worst {worst:.2%}); the others off by calls the log records no usage for, and equal to it call for call "
           f"on the rest: {sum(r['as_recorded']['agrees'] for r in good if r not in whole)} of {len(good) - len(whole)}; "
-          f"idle strategies sending what no compaction sends: {len(good) - len(idle_off)} of {len(good)}",
+          + (f"idle strategies sending what no compaction sends: {len(good) - len(idle_off)} of {len(good)}"
+             if "idle" in checks else "idle: not run"),
+          file=sys.stderr)
+    if "regime" not in checks:
+        return 1 if failed or idle_off else 0
+    regimes = [r["regime"] for r in good if r["regime"] and r["regime"]["apart"] is not None]
+    converted = [r["regime"]["converted_apart"] for r in good if r["regime"] and r["regime"]["converted_apart"] is not None]
+    print(f"the agent's regime, first summary at the agent's own call: {sum(r['apart'] == 0 for r in regimes)} of "
+          f"{len(regimes)} (worst {max((abs(r['apart']) for r in regimes), default=0)} calls apart); through the token "
+          f"model: {sum(a == 0 for a in converted)} of {len(converted)} (worst {max(map(abs, converted), default=0)})",
           file=sys.stderr)
     return 1 if failed or idle_off else 0
 
