@@ -4,9 +4,9 @@ download of the compacted conversation."""
 import streamlit as st
 
 from compaction.storage import safe_name
-from dashboard.render import log_view, tables
+from dashboard.render import layer_amounts, log_view, tables
 from dashboard.render.text import literal
-from dashboard.render.units import UNIT_LABELS, convert, describe
+from dashboard.render.units import SHORT, UNIT_LABELS, compact_number, convert, describe
 from dashboard.ui import pass_view, state, views
 from dashboard.ui.loading import compacted_json
 
@@ -40,11 +40,14 @@ else:
     st.dataframe(snipped, hide_index=True, width="stretch", column_config=views.whole_columns(snipped, {
         "from": st.column_config.NumberColumn("from message"),
         "to": st.column_config.NumberColumn("to message"),
-        "size": size_bar(size_label, int(snipped["size"].max())),
+        "removed": size_bar(f"removed ({SHORT[unit]})", int(snipped["removed"].max())),
     }, COUNTS))
+    st.caption(f"Removed: what L1 took from what is sent, {compact_number(layer_amounts.removed(result, 'L1', unit))} "
+               f"{SHORT[unit]}, as on the Pipeline page's waterfall (the snipped messages less the marker left in "
+               "their place).")
     for number, snipped_range in enumerate(result.snipped):
         title = (f"Messages {snipped_range.start}–{snipped_range.end}: {snipped_range.count:,} messages, "
-                 f"{describe(snipped_range.size, unit, model)}")
+                 f"{compact_number(snipped.loc[number, 'removed'])} {SHORT[unit]} removed")
         with st.expander(title):
             frame = tables.message_frame(original, unit, [positions[i] for i in snipped_range.indices], by_origin=True)
             event = st.dataframe(frame, hide_index=True, width="stretch", height=280, on_select="rerun",
@@ -62,11 +65,12 @@ if not result.placeholders:
             f"(KEEP_RECENT) or is {result.settings.min_placeholder_chars} characters or shorter.")
 else:
     placeholders = tables.placeholder_frame(result, unit)
-    freed = sum(event.original_chars for event in result.placeholders)
     messages = len({event.index for event in result.placeholders})
-    st.caption(f"{len(result.placeholders):,} tool results in {messages:,} message{'' if messages == 1 else 's'}, "
-               f"{describe(freed, unit, model)} of output, now read as the placeholder text; the model is told it can "
-               "re-run the tool if it needs one again.")
+    removed = layer_amounts.removed(result, "L2", unit)
+    st.caption(f"{len(result.placeholders):,} tool result{'' if len(result.placeholders) == 1 else 's'} in "
+               f"{messages:,} message{'' if messages == 1 else 's'}, now read as the placeholder text: L2 removed "
+               f"{compact_number(removed)} {SHORT[unit]} from what is sent, as on the Pipeline page's waterfall (their "
+               "output less the placeholders). The model is told it can re-run the tool if it needs one again.")
     st.dataframe(placeholders, hide_index=True, width="stretch", column_config=views.whole_columns(placeholders, {
         "message": st.column_config.NumberColumn("message"),
         "original size": size_bar(f"original {size_label}", int(placeholders["original size"].max())),
@@ -88,17 +92,15 @@ else:
     if state.summarizer_choice() == state.CLAUDE and state.claude_result() is None:
         st.caption("This is the offline summary: press **Summarise with Claude** in the sidebar to ask Claude.")
 
-if view.view == log_view.AFTER_LAST and view.left_out:
-    st.caption("The agent's own summary, sent ahead of what the layers ran on, is kept as it is: a summary is never "
-               "summarised again.")
+if view.view == log_view.AFTER_LAST and view.ahead_chars:
+    st.caption("The agent's own summary, the first message the layers ran on, is sent as it is: no layer summarises "
+               "a summary again.")
 
 st.header("Download")
 stem = safe_name(loaded.label.rsplit(".", 1)[0])
-# after the log's last compaction, what is sent starts with the agent's own summary, as it was
-ahead = [original.originals[index] for index in view.left_out] if view.view == log_view.AFTER_LAST else []
 st.download_button(
     "Download the compacted conversation (JSON)",
-    data=lambda: compacted_json(result, loaded.conversation, ahead),
+    data=lambda: compacted_json(result, loaded.conversation),
     file_name=f"{stem}_compacted.json", mime="application/json", on_click="ignore",
     icon=":material/download:", key="download_compacted")
 st.caption(f"{result.final.count:,} message{'' if result.final.count == 1 else 's'}, {describe(result.final.size, unit, model)}: what would be sent to "

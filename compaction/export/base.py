@@ -40,6 +40,26 @@ class Form:
         return strategy != "as-recorded" if self.strategies is None else strategy in self.strategies
 
 
+def excluded_tools(params: dict, settings: Settings) -> list[str]:
+    """A clearing edit's `exclude_tools`: its own, then the tools the settings keep verbatim (model/keep.py),
+    each once."""
+    return list(dict.fromkeys((*params.get("exclude_tools", ()), *settings.keep_tools)))
+
+
+def keep_notes(settings: Settings, carried: bool) -> list[str]:
+    """What a form says of the settings' keep verbatim: the kept tools it carries (`carried`) or not, and the
+    input texts, which no agent's form has a field for."""
+    notes = []
+    if settings.keep_tools:
+        tools = ", ".join(settings.keep_tools)
+        notes.append(f"Keep verbatim: the results of {tools} are in exclude_tools, never cleared." if carried else
+                     f"Keep verbatim ({tools}) has no field in this form: the agent may compact those results.")
+    if settings.keep_inputs:
+        notes.append(f"Keep verbatim by input ({', '.join(settings.keep_inputs)}) has no field in this form: only "
+                     "whole tools can be excluded.")
+    return notes
+
+
 def effective_settings(built: Built, settings: Settings) -> Settings:
     """The tutorial's settings with the parameters of a settings strategy given over them (the pipeline's
     context_limit=... wins over the sidebar's)."""

@@ -6,7 +6,7 @@ API with the beta header the edit needs; the tests check it against the anthropi
 
 import json
 
-from compaction.export.base import Exported
+from compaction.export.base import Exported, excluded_tools, keep_notes
 from compaction.model.settings import Settings
 from compaction.strategies import Built
 
@@ -16,8 +16,9 @@ BETAS = {"anthropic-clear-tool-uses": "context-management-2025-06-27",
          "anthropic-compact": "compact-2026-01-12"}
 
 
-def edit(built: Built) -> dict:
-    """The edit object of the strategy at its parameters, in the API's field names."""
+def edit(built: Built, settings: Settings | None = None) -> dict:
+    """The edit object of the strategy at its parameters, in the API's field names (the tools `settings`
+    keep verbatim among exclude_tools)."""
     name, params = built.spec.name, built.params
     if name == "anthropic-clear-tool-uses":
         found: dict[str, object] = {
@@ -26,8 +27,9 @@ def edit(built: Built) -> dict:
 
         if params["clear_at_least"]:
             found["clear_at_least"] = {"type": "input_tokens", "value": params["clear_at_least"]}
-        if params["exclude_tools"]:
-            found["exclude_tools"] = list(params["exclude_tools"])
+        excluded = excluded_tools(params, settings or Settings())
+        if excluded:
+            found["exclude_tools"] = excluded
         found["clear_tool_inputs"] = params["clear_tool_inputs"]
         return found
     if name == "anthropic-clear-thinking":
@@ -41,10 +43,11 @@ def edit(built: Built) -> dict:
 
 
 def render(built: Built, settings: Settings) -> Exported:
-    fragment = {"context_management": {"edits": [edit(built)]}}
+    fragment = {"context_management": {"edits": [edit(built, settings)]}}
     beta = BETAS[built.spec.name]
     notes = [f"Send it in the request body beside `messages`, with the beta header `anthropic-beta: {beta}` "
              f"(Python: `client.beta.messages.create(..., betas=[\"{beta}\"], **fragment)`)."]
+    notes += keep_notes(settings, carried=built.spec.name == "anthropic-clear-tool-uses")
     if built.spec.name == "anthropic-clear-tool-uses":
         notes.append("The text the API puts in place of a cleared result is the API's own: no field sets it (the "
                      "replay writes `[tool result cleared]` for it).")

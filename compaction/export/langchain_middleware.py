@@ -3,7 +3,7 @@ Python source for `create_agent(..., middleware=[...])` (langchain v1): Summariz
 ContextEditingMiddleware with a ClearToolUsesEdit. The names and keyword arguments are those of
 langchain's `langchain/agents/middleware/summarization.py` and `context_editing.py`."""
 
-from compaction.export.base import Exported
+from compaction.export.base import Exported, excluded_tools, keep_notes
 from compaction.model.settings import Settings
 from compaction.strategies import Built
 
@@ -11,7 +11,7 @@ STRATEGIES = ("langchain-summarization", "langchain-clear-tool-uses")
 SUMMARY_MODEL = "anthropic:claude-sonnet-4-5"  # a placeholder: the model that writes the summaries
 
 
-def _summarization(params: dict) -> tuple[list[str], list[str]]:
+def _summarization(params: dict, settings: Settings) -> tuple[list[str], list[str]]:
     triggers = [f'("tokens", {params["trigger_tokens"]})'] if params["trigger_tokens"] else []
     triggers += [f'("messages", {params["trigger_messages"]})'] if params["trigger_messages"] else []
     triggers += [f'("fraction", {params["trigger_fraction"]!r})'] if params["trigger_fraction"] else []
@@ -29,20 +29,21 @@ def _summarization(params: dict) -> tuple[list[str], list[str]]:
     return lines, notes
 
 
-def _clear_tool_uses(params: dict) -> tuple[list[str], list[str]]:
+def _clear_tool_uses(params: dict, settings: Settings) -> tuple[list[str], list[str]]:
     lines = ["from langchain.agents.middleware import ClearToolUsesEdit, ContextEditingMiddleware", "",
              "middleware = [", "    ContextEditingMiddleware(", "        edits=[", "            ClearToolUsesEdit(",
              f"                trigger={params['trigger']},", f"                keep={params['keep']},",
              f"                clear_at_least={params['clear_at_least']},",
              f"                clear_tool_inputs={params['clear_tool_inputs']!r},",
-             f"                exclude_tools={tuple(params['exclude_tools'])!r},",
+             f"                exclude_tools={tuple(excluded_tools(params, settings))!r},",
              f"                placeholder={params['placeholder']!r},", "            ),", "        ],", "    ),", "]"]
     return lines, []
 
 
 def render(built: Built, settings: Settings) -> Exported:
     summarise = built.spec.name == "langchain-summarization"
-    body, notes = (_summarization if summarise else _clear_tool_uses)(built.params)
+    body, notes = (_summarization if summarise else _clear_tool_uses)(built.params, settings)
+    notes += keep_notes(settings, carried=not summarise)
     text = "\n".join([f"# LangChain agent middleware as tuned in Compaction Lab (strategy {built.spec.name})",
                       *body, "", "# agent = create_agent(model=..., tools=[...], middleware=middleware)"]) + "\n"
     notes = ["Pass `middleware` to `langchain.agents.create_agent` (langchain 1.0 or newer).", *notes,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from compaction.errors import CompactionError
 from compaction.export import standalone
-from compaction.export.base import Exported, effective_settings
+from compaction.export.base import Exported, effective_settings, keep_notes
 from compaction.export.inline import imported_names, inline, without_project_imports
 from compaction.model.settings import Settings
 from compaction.strategies import Built
@@ -121,4 +121,5 @@ def render(built: Built, settings: Settings) -> Exported:
         f"{chosen.summary_max_tokens:,} tokens).",
         "Saved outputs and transcripts go under OUTPUT_DIR (.task_outputs, as in the tutorial): a preview names "
         "the file by its full path, so run it where that path suits you.",
+        *keep_notes(chosen, carried=False),
     ))

@@ -23,6 +23,9 @@ class Priced:
     cost: np.ndarray
     cost_no_cache: np.ndarray
     summaries: np.ndarray  # summaries written so far, this call's included
+    compaction_cost: np.ndarray  # of `cost`, the summary calls' own (the meter's compaction_cost_usd)
+    summary_in: np.ndarray  # the summary call's input and output tokens, 0 where none was made
+    summary_out: np.ndarray
 
 
 def content_tokens(model: TokenModel, chars: np.ndarray) -> np.ndarray:
@@ -69,10 +72,13 @@ def priced(walk: Walk, facts: Facts, model: TokenModel, overhead: int, input_cap
         summary_out[where] = content_tokens(model, lengths)
     cost = np.zeros(calls, dtype=np.float64)
     cost_no_cache = np.zeros(calls, dtype=np.float64)
+    compaction_cost = np.zeros(calls, dtype=np.float64)
     for tariff, lifetime, members in facts.groups:
         own = cached(tariff, lifetime, read[members], write[members], facts.output[members])
         own = np.where(exact[members], facts.recorded_cost[members], own)
-        cost[members] = own + plain(tariff, summary_in[members], summary_out[members])
+        compaction_cost[members] = plain(tariff, summary_in[members], summary_out[members])
+        cost[members] = own + compaction_cost[members]
         cost_no_cache[members] = plain(tariff, tokens[members] + summary_in[members],
                                        facts.output[members] + summary_out[members])
-    return Priced(chars, tokens, exact, read, write, broken, cost, cost_no_cache, np.cumsum(made))
+    return Priced(chars, tokens, exact, read, write, broken, cost, cost_no_cache, np.cumsum(made), compaction_cost,
+                  summary_in, summary_out)

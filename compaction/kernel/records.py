@@ -20,11 +20,15 @@ def call_records(shared: Shared, cell: Cell) -> list[CallRecord]:
                facts.raw_chars.tolist(), facts.raw_tokens.tolist(), walk.acted, calls.summaries.tolist(),
                calls.exact.tolist(), calls.cache_read.tolist(), calls.cache_write.tolist(),
                calls.cache_broken.tolist(), facts.output.tolist(), calls.cost.tolist(), calls.cost_no_cache.tolist(),
-               facts.raw_cost.tolist(), facts.raw_runs.tolist(), facts.recorded)
+               facts.raw_cost.tolist(), facts.raw_runs.tolist(), facts.recorded, calls.compaction_cost.tolist(),
+               calls.summary_in.tolist(), calls.summary_out.tolist())
     for call, (index, messages, chars, tokens, raw_chars, raw_tokens, acted, summaries, exact, read, write, broken,
-               output, cost, cost_no_cache, raw_cost, raw_runs, recorded) in enumerate(zip(*columns, strict=True)):
+               output, cost, cost_no_cache, raw_cost, raw_runs, recorded, compaction_cost, summary_in,
+               summary_out) in enumerate(zip(*columns, strict=True)):
         measures = CallMeasures(recorded=recorded, cache_read=read, cache_write=write, cache_broken=broken,
-                                output_tokens=output, cost_usd=cost, cost_usd_no_cache=cost_no_cache, blind=terms[call])
+                                output_tokens=output, cost_usd=cost, cost_usd_no_cache=cost_no_cache, blind=terms[call],
+                                compaction_cost_usd=compaction_cost, compaction_input_tokens=summary_in,
+                                compaction_output_tokens=summary_out)
         found.append(CallRecord(call=call, index=index, messages=messages, chars=chars, tokens=tokens,
                                 raw_chars=raw_chars, raw_tokens=raw_tokens,
                                 acted=tuple(name for bit, name in ACTED if acted & bit), summaries=summaries,

@@ -9,6 +9,7 @@ from compaction.layers.summary import compact_history
 from compaction.model.events import LayerResult
 from compaction.model.history import prepare
 from compaction.model.messages import Message, tool_uses
+from compaction.model.settings import Settings
 from compaction.storage.outputs import OutputStore
 from compaction.summarizers import Summarizer
 
@@ -51,7 +52,8 @@ def handle_compact_turn(conversation, assistant: Message, other_results: list[di
 
 
 def compact_answered_turn(conversation, focus: str | None, summarizer: Summarizer | None = None,
-                          store: OutputStore | None = None) -> LayerResult:
-    """Compact a history that already ends with the answers to a turn's compact call (the valid order)."""
+                          store: OutputStore | None = None, settings: Settings | None = None) -> LayerResult:
+    """Compact a history that already ends with the answers to a turn's compact call (the valid order);
+    what `settings` keep verbatim follows the summary."""
     return compact_history(conversation, summarizer, store, reason="the model called the compact tool",
-                           focus=focus)
+                           focus=focus, settings=settings)

@@ -3,11 +3,13 @@ is longer than a short minimum with a placeholder. No LLM involved.
 
 It looks from the newest result back, and stops at a placeholder it wrote before (in a message a
 layer made, never in the input): in the agent loop the history carries the previous call's output, in
-which every older long result was already replaced, so a call looks only at what is new.
+which every older long result was already replaced, so a call looks only at what is new. A result the
+settings keep verbatim (model/keep.py) is left whole and not counted among the KEEP_RECENT.
 """
 
 from compaction.model.events import LayerResult, Placeholder
 from compaction.model.history import History, content_repr_len, prepare
+from compaction.model.keep import kept_ids, kept_result
 from compaction.model.markers import PLACEHOLDER
 from compaction.model.messages import content_chars, tool_result_positions
 from compaction.model.settings import DEFAULTS, Settings
@@ -21,12 +23,15 @@ def micro_compact(conversation, settings: Settings = DEFAULTS, placeholder: str 
     changes: dict[int, dict[int, dict]] = {}
     events = []
     keep, minimum = settings.keep_recent, settings.min_placeholder_chars
+    kept = kept_ids(history, settings)
     seen = 0
     for position, j, untouched in _results_newest_first(history):
+        block = messages[position]["content"][j]
+        if kept and kept_result(block, kept):
+            continue
         seen += 1
         if seen <= keep:
             continue
-        block = messages[position]["content"][j]
         if not untouched and block.get("content") == placeholder:
             break  # replaced by an earlier run: every older one was handled then
         chars = content_chars(block.get("content", ""))

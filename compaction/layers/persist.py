@@ -1,8 +1,10 @@
 """L3 tool_result_budget: when the last message's tool results are too large, save the largest to
-disk and keep a preview, until the message is back within the budget."""
+disk and keep a preview, until the message is back within the budget. A result the settings keep
+verbatim (model/keep.py) is never saved, nor counted in the budget."""
 
 from compaction.model.events import LayerResult, PersistedOutput
 from compaction.model.history import History, prepare, result_positions
+from compaction.model.keep import kept_ids, kept_result
 from compaction.model.messages import content_chars, content_text
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.model.sizes import message_size
@@ -64,9 +66,12 @@ def tool_result_budget(conversation, settings: Settings = DEFAULTS,
         return LayerResult(history)
     last_position = len(history.messages) - 1
     positions = result_positions(history, last_position)
+    last = history.messages[last_position]
+    if positions and settings.keeps:
+        ids = kept_ids(history, settings)
+        positions = tuple(j for j in positions if not kept_result(last["content"][j], ids))
     if not positions:
         return LayerResult(history)
-    last = history.messages[last_position]
     lengths, total = result_lengths(last, positions)
     if total <= settings.max_bytes:
         return LayerResult(history)

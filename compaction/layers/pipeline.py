@@ -104,7 +104,8 @@ def run_layers(history: History, settings: Settings, store: OutputStore,
     after_l2 = micro_compact(after_l1.history, settings)
     after_l4 = None
     if after_l2.history.size > settings.context_limit:
-        after_l4 = compact_history(after_l2.history, summarizer, store, l4_reason(after_l2.history, settings)[1])
+        after_l4 = compact_history(after_l2.history, summarizer, store, l4_reason(after_l2.history, settings)[1],
+                                   settings=settings)
     return LayerRun(after_l3, after_l1, after_l2, after_l4)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from compaction.layers.summary import summarize_into
 from compaction.model.events import LayerResult
 from compaction.model.history import History, prepare
+from compaction.model.keep import kept_positions
 from compaction.model.markers import REACTIVE_PREFIX, is_summary
 from compaction.model.messages import has_tool_result, has_tool_use
 from compaction.model.settings import DEFAULTS, Settings
@@ -36,7 +37,8 @@ def reactive_compact(conversation, settings: Settings = DEFAULTS, summarizer: Su
     cut = reactive_cut(history.messages, settings.reactive_keep_last)
     if nothing_to_summarize(history.messages, cut):
         return LayerResult(history)
-    return summarize_into(history, cut, REACTIVE_PREFIX, reason, "reactive", summarizer, store)
+    return summarize_into(history, cut, REACTIVE_PREFIX, reason, "reactive", summarizer, store,
+                          kept=kept_positions(history, settings, 0, cut))
 
 
 def send_with_reactive_compact(send: Callable[[list], Any], conversation, settings: Settings = DEFAULTS,

@@ -1,10 +1,12 @@
 """L1 snip_compact: above max_messages, keep the first messages (the task) and the newest ones and
-replace the middle with one marker, never separating a tool_use from its tool_result."""
+replace the middle with one marker, never separating a tool_use from its tool_result. A message the
+settings keep verbatim (model/keep.py) is never snipped: it follows the marker, in its order."""
 
 from collections.abc import Callable
 
 from compaction.model.events import LayerResult, SnippedRange
 from compaction.model.history import History, prepare
+from compaction.model.keep import kept_positions
 from compaction.model.messages import Message, has_tool_result, has_tool_use
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.model.sizes import message_size
@@ -47,17 +49,20 @@ def cut_between(total: int, keep_head: int, keep_tail: int, uses_tool: Callable[
     return head_end, tail_start
 
 
-def snip_range(sizes: list[int], origins: list[int | None], head_end: int, tail_start: int
-               ) -> tuple[Message, SnippedRange]:
-    """The marker that replaces messages[head_end:tail_start], and the record of what it dropped."""
-    count = tail_start - head_end
+def snip_range(sizes: list[int], origins: list[int | None], head_end: int, tail_start: int,
+               kept: tuple[int, ...] = ()) -> tuple[Message, SnippedRange]:
+    """The marker that replaces messages[head_end:tail_start] but the `kept` positions among them, and the
+    record of what it dropped."""
+    skipped = set(kept)
+    gone = [p for p in range(head_end, tail_start) if p not in skipped] if kept else range(head_end, tail_start)
+    count = len(gone)
     marker = snip_marker(count)
-    dropped = [o for o in origins[head_end:tail_start] if o is not None]
+    dropped = [o for p in gone if (o := origins[p]) is not None]
     event = SnippedRange(
         start=dropped[0] if dropped else None,
         end=dropped[-1] if dropped else None,
         count=count,
-        size=sum(sizes[head_end:tail_start]),
+        size=sum(sizes[p] for p in gone),
         indices=tuple(dropped),
         marker=marker["content"],
     )
@@ -72,8 +77,12 @@ def snip_compact(conversation, settings: Settings = DEFAULTS) -> LayerResult:
                                       settings.max_messages - settings.keep_head)
     if head_end >= tail_start:
         return LayerResult(history)
-    marker, event = snip_range(history.sizes, history.origins, head_end, tail_start)
-    messages = history.messages[:head_end] + [marker] + history.messages[tail_start:]
-    sizes = history.sizes[:head_end] + [marker_size(tail_start - head_end)] + history.sizes[tail_start:]
-    origins = history.origins[:head_end] + [None] + history.origins[tail_start:]
+    kept = tuple(kept_positions(history, settings, head_end, tail_start))
+    if len(kept) == tail_start - head_end:
+        return LayerResult(history)  # the whole middle is kept verbatim
+    marker, event = snip_range(history.sizes, history.origins, head_end, tail_start, kept)
+    messages = history.messages[:head_end] + [marker] + [history.messages[p] for p in kept] + history.messages[tail_start:]
+    sizes = history.sizes[:head_end] + [marker_size(event.count)] + [history.sizes[p] for p in kept] \
+        + history.sizes[tail_start:]
+    origins = history.origins[:head_end] + [None] + [history.origins[p] for p in kept] + history.origins[tail_start:]
     return LayerResult(history.derive(messages, sizes, origins), [event])

@@ -26,6 +26,11 @@ class CallMeasures:
     cost_usd: float  # with caching, summaries written before the call included
     cost_usd_no_cache: float
     blind: tuple[str, ...]  # terms the response uses that are no longer sent
+    # the compaction calls made before this call (each summary is a model call of its own, which no log
+    # records as a call): their part of `cost_usd`, and their tokens
+    compaction_cost_usd: float = 0.0
+    compaction_input_tokens: int = 0
+    compaction_output_tokens: int = 0
 
 
 
@@ -40,13 +45,17 @@ def conversation_artifacts(prepared: History, until: int) -> list:
 
 
 def summary_tokens(events, prepared: History, input_cap: int) -> tuple[int, int]:
-    """(input, output) tokens of the summaries written in `events` (each is a model call of its own)."""
+    """(input, output) tokens of the summaries written in `events` (each is a model call of its own): the
+    input the log names (the agent's own compaction), else what the summary replaced, up to `input_cap`."""
     model, sizes = prepared.token_model, prepared.sizes
     tokens_in = tokens_out = 0
     for event in events:
         if isinstance(event, SummaryEvent) and event.succeeded:
-            chars = sum(sizes[i] for i in event.summarized_indices if 0 <= i < len(sizes))
-            tokens_in += model.tokens(min(chars, input_cap) + prepared.overhead)
+            if event.input_tokens is not None:
+                tokens_in += event.input_tokens
+            else:
+                chars = sum(sizes[i] for i in event.summarized_indices if 0 <= i < len(sizes))
+                tokens_in += model.tokens(min(chars, input_cap) + prepared.overhead)
             tokens_out += model.content_tokens(len(event.text))
     return tokens_in, tokens_out
 
@@ -101,13 +110,15 @@ class Meter:
         summary_in, summary_out = (0, 0) if summaries == 0 else summary_tokens(events, self.prepared, input_cap)
         own = price.as_recorded(as_sent, output) if as_sent is not None \
             else price.cached(cache.read, cache.write, output)
-        cost = own + price.plain(summary_in, summary_out)
+        compaction = price.plain(summary_in, summary_out)
+        cost = own + compaction
         cost_no_cache = price.plain(context_tokens + summary_in, output + summary_out)
         blind = blind_references(self.index, index, view) if self.index is not None else ()
         self.last_view, self.last_index = view, index
         return CallMeasures(recorded=recorded, cache_read=cache.read, cache_write=cache.write,
                             cache_broken=cache.broken, output_tokens=output, cost_usd=cost,
-                            cost_usd_no_cache=cost_no_cache, blind=blind)
+                            cost_usd_no_cache=cost_no_cache, blind=blind, compaction_cost_usd=compaction,
+                            compaction_input_tokens=summary_in, compaction_output_tokens=summary_out)
 
     def retention(self) -> float | None:
         """At the last call: the share of the original's artifacts still present verbatim."""

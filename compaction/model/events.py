@@ -56,6 +56,9 @@ class SummaryEvent:
     error: str | None = None
     summarized_indices: tuple[int, ...] = ()  # original indices the summary replaced
     layer: str = "L4"
+    # the tokens the summary call read, where a log says so (the agent's count when it compacted); None:
+    # estimated from what it replaced
+    input_tokens: int | None = None
 
     @property
     def succeeded(self) -> bool:

@@ -1,6 +1,8 @@
-"""The pipeline's knobs, with the tutorial's defaults, validated on construction."""
+"""The pipeline's knobs, with the tutorial's defaults, validated on construction: the tutorial's whole
+numbers (LIMITS), and what no layer may touch (KEEP_FIELDS: model/keep.py)."""
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from compaction.errors import SettingsError
 
@@ -19,6 +21,9 @@ LIMITS = {
     "reactive_keep_last": (1, 1_000),
 }
 
+# Keep verbatim: names, each a non-empty text (model/keep.py says what they keep)
+KEEP_FIELDS = ("keep_tools", "keep_inputs")
+
 HELP = {
     "context_limit": "Characters of history above which L4 has an LLM summarise everything.",
     "keep_recent": "L2 keeps this many newest tool results whole; older ones become a placeholder.",
@@ -31,6 +36,9 @@ HELP = {
     "summary_max_tokens": "Longest summary the LLM may write, in tokens.",
     "keep_head": "L1 keeps this many first messages (the task) before the snip marker.",
     "reactive_keep_last": "Reactive compaction keeps this many newest messages whole.",
+    "keep_tools": "Tools whose calls and results no layer may touch (names, as the log's tool calls have them).",
+    "keep_inputs": "Tool calls whose input holds one of these texts (a path such as CLAUDE.md) are kept, "
+                   "with their results, as the kept tools are.",
 }
 
 
@@ -49,9 +57,16 @@ class Settings:
     summary_max_tokens: int = 2_000
     keep_head: int = 3
     reactive_keep_last: int = 5
+    # never touched by any layer: the calls of these tools, and those whose input holds one of these texts
+    keep_tools: tuple[str, ...] = ()
+    keep_inputs: tuple[str, ...] = ()
 
     def __post_init__(self):
+        for name in KEEP_FIELDS:
+            object.__setattr__(self, name, _names(name, getattr(self, name)))
         for field in fields(self):
+            if field.name in KEEP_FIELDS:
+                continue
             value = getattr(self, field.name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SettingsError(f"{field.name} must be a whole number, got {value!r}")
@@ -63,13 +78,27 @@ class Settings:
                 f"max_messages ({self.max_messages}) must be larger than keep_head ({self.keep_head})")
 
     def replace(self, **changes) -> "Settings":
-        unknown = set(changes) - set(LIMITS)
+        unknown = set(changes) - set(LIMITS) - set(KEEP_FIELDS)
         if unknown:
             raise SettingsError(f"unknown setting(s): {', '.join(sorted(unknown))}")
         return Settings(**{**asdict(self), **changes})
 
-    def as_dict(self) -> dict[str, int]:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def keeps(self) -> bool:
+        """Whether some tool call is to be kept verbatim."""
+        return bool(self.keep_tools or self.keep_inputs)
+
+
+def _names(field: str, value: Any) -> tuple[str, ...]:
+    """A keep setting as a tuple of distinct texts, in order ('a, b' and lists accepted)."""
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise SettingsError(f"{field} must be names (texts), got {value!r}")
+    return tuple(dict.fromkeys(v.strip() for v in value if v.strip()))
 
 
 DEFAULTS = Settings()

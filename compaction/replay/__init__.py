@@ -9,9 +9,10 @@ from compaction.replay.loop import MODEL_WINDOW_TOKENS, replay
 from compaction.replay.options import ReplayOptions
 from compaction.replay.parallel import ProcessPool, open_executor
 from compaction.replay.records import CallRecord, ReplayResult
+from compaction.replay.regime import regime_context_limit
 from compaction.replay.sweep import SweepResult, SweepStore, sweep_stream
 
 SWEEP_WORKER_MODULE = "compaction.replay.spread"  # what a sweep's worker process runs (to import it as it starts)
 
 __all__ = ["MODEL_WINDOW_TOKENS", "SWEEP_WORKER_MODULE", "CallRecord", "ProcessPool", "ReplayOptions", "ReplayResult",
-           "SweepResult", "SweepStore", "open_executor", "replay", "sweep_stream"]
+           "SweepResult", "SweepStore", "open_executor", "regime_context_limit", "replay", "sweep_stream"]

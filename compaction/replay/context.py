@@ -40,10 +40,11 @@ class ReplayContext:
     billing: Billing
     call_indices: list[int]  # the assistant messages: one model call each
     from_log: bool = True  # the tokens the log recorded are used where they are known (replay's from_log)
+    follows_log: bool = False  # the strategy's calls are the log's own: never compacted reactively (StrategySpec)
     _cache_check: tuple | None = None  # (the check,) once worked out: it does not depend on the settings
 
     @classmethod
-    def start(cls, conversation, name: str, options: ReplayOptions) -> "ReplayContext":
+    def start(cls, conversation, name: str, options: ReplayOptions, follows_log: bool = False) -> "ReplayContext":
         given = options.model_window_tokens
         window = None if given is None else check_window(given)
         prepared = prepare(conversation)
@@ -56,7 +57,7 @@ class ReplayContext:
         return cls(name, prepared, options.store or OutputStore.temporary(), options.summarizer or OfflineSummarizer(),
                    window, options.keep_histories, prices,
                    Billing(prepared.recorded.usage, prices, prepared.recorded.run_model), calls,
-                   from_log=options.from_log)
+                   from_log=options.from_log, follows_log=follows_log)
 
     def new_result(self, settings: Settings) -> ReplayResult:
         prepared = self.prepared

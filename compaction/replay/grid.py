@@ -187,6 +187,9 @@ def _built_at(step: StepFunction, params: tuple) -> tuple[Built, frozenset[str] 
     return built, built.settings_read
 
 
+KEEPS_VERBATIM = "the settings keep something verbatim, which only the plain layers do"
+
+
 def _strategy_cells(prepared: History, cells: list[tuple[tuple[int, int], Settings]], step: StepFunction,
                     read: frozenset[str] | None, reuse: bool, options: ReplayOptions,
                     counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
@@ -194,13 +197,16 @@ def _strategy_cells(prepared: History, cells: list[tuple[tuple[int, int], Settin
     the columnar kernel (compaction/kernel); the cells it leaves, and the other strategies with an
     incremental form, run as branches that split where they first differ (branches.py); the others
     replay each cell, reusing a finished replay where it is the same (see _reusable). `counts` says why
-    each cell the kernel did not compute ran the loop."""
+    each cell the kernel did not compute ran the loop. Cells that keep something verbatim run the plain
+    layers (only they keep verbatim)."""
     # imported here: numpy is loaded with the kernel, which only a sweep needs (not a replay's start)
     from compaction.kernel import NO_COLUMNAR_FORM, kernel_cells
 
-    form = incremental_form(step) if reuse else None
+    keeps = any(settings.keeps for _, settings in cells)
+    form = incremental_form(step) if reuse and not keeps else None
     if form is None:
-        counts.left_to_loop.update(dict.fromkeys((key for key, _ in cells), NO_COLUMNAR_FORM))
+        why_loop = KEEPS_VERBATIM if keeps else NO_COLUMNAR_FORM
+        counts.left_to_loop.update(dict.fromkeys((key for key, _ in cells), why_loop))
     else:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)
         left = []

@@ -53,8 +53,10 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     settings = settings or DEFAULTS
     chosen = options_from(options, changes)
     name, step = resolve(strategy)
-    context = ReplayContext.start(conversation, name, chosen)
-    form = None if chosen.plain else incremental_form(step)
+    spec = getattr(step, "spec", None)  # a registry strategy, built
+    context = ReplayContext.start(conversation, name, chosen, follows_log=getattr(spec, "follows_log", False))
+    # what is kept verbatim reshapes L1 and L2 in ways only the plain layers know (model/keep.py)
+    form = None if chosen.plain or settings.keeps else incremental_form(step)
     if form is not None:
         return replay_incremental(context, settings, form)
     return replay_plain(context, settings, step)

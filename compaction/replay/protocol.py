@@ -39,6 +39,7 @@ class CallProtocol:
     def __init__(self, context: ReplayContext, settings: Settings):
         prepared = context.prepared
         self.context = context
+        self.settings = settings  # what the compact tool's summary keeps verbatim
         self.result: ReplayResult = context.new_result(settings)
         self.meter = context.new_meter()
         self.uncompacted = Uncompacted(prepared, context.billing, context.window, context.from_log)
@@ -78,9 +79,10 @@ class CallProtocol:
 
     def reactive(self, tokens: int, history: History, settings: Settings):
         """The loop's own compaction of a context over the model window (a Step), or None: under the
-        window, or nothing left to compact (only the newest messages: it is sent over the window)."""
+        window, or nothing left to compact (only the newest messages: it is sent over the window), or a
+        strategy that follows the log sends what the log records the agent sent (the model took that call)."""
         window = self.context.window
-        if tokens <= window:
+        if tokens <= window or (self.context.follows_log and history.known_tokens is not None):
             return None
         context = self.context
         compacted = reactive_compact(history, settings, context.summarizer, context.store,
@@ -130,7 +132,8 @@ class CallProtocol:
         """The compact tool's compaction of `history` now that its turn's results are in (a Step, whose
         history may be `history` itself); its events go to the next call's record."""
         context = self.context
-        compacted = compact_answered_turn(history, self.waiting_focus[0], context.summarizer, context.store)
+        compacted = compact_answered_turn(history, self.waiting_focus[0], context.summarizer, context.store,
+                                          self.settings)
         self.pending += compacted.events
         return compacted
 
@@ -159,5 +162,5 @@ class CallProtocol:
             twin.result = copy.copy(result)
             twin.result.calls, twin.result.histories = result.calls[:records], histories
             if settings is not None:
-                twin.result.settings = settings
+                twin.result.settings = twin.settings = settings
         return twin

@@ -62,6 +62,7 @@ class CallRecord:
                      "cache_write_tokens": measures.cache_write, "cache_broken": measures.cache_broken,
                      "output_tokens": measures.output_tokens, "cost_usd": round(measures.cost_usd, 6),
                      "cost_usd_no_cache": round(measures.cost_usd_no_cache, 6),
+                     "compaction_cost_usd": round(measures.compaction_cost_usd, 6),
                      "blind_references": len(measures.blind), "blind_terms": list(measures.blind)}
         return data
 
@@ -127,8 +128,7 @@ class ReplayResult:
         # (tokens, the share saved, the cost) is over these calls only
         stop = self.raw_stop_call
         runs = calls if stop is None else calls[:stop]
-        recorded_costs = [m.recorded["cost_usd"] for m in measured if m.recorded and m.recorded.get("cost_usd")
-                          is not None]
+        recorded_costs = [m.recorded["cost_usd"] for m in measured if m.recorded and _priced_by_log(m)]
         compared = [c.measures.cost_usd for c in runs if c.measures is not None]
         read = sum(m.cache_read for m in measured[1:])
         written = sum(m.cache_write for m in measured[1:])
@@ -168,6 +168,14 @@ class ReplayResult:
             "cache_breaks": sum(1 for m in measured if m.cache_broken),
             "cost_usd": sum(m.cost_usd for m in measured),
             "cost_usd_no_cache": sum(m.cost_usd_no_cache for m in measured),
+            # `cost_usd` in its three parts: the calls whose cost the log records, the calls it records none
+            # for (estimated), and the compaction calls themselves (the summaries written: no log records
+            # them as calls of their own). As recorded, the first part is the log's cost, call for call.
+            "compaction_calls_cost_usd": sum(m.compaction_cost_usd for m in measured),
+            "compaction_calls_input_tokens": sum(m.compaction_input_tokens for m in measured),
+            "compaction_calls_output_tokens": sum(m.compaction_output_tokens for m in measured),
+            "unrecorded_calls_cost_usd": sum(m.cost_usd - m.compaction_cost_usd for m in measured
+                                             if not _priced_by_log(m)),
             "compared_calls": len(runs),
             "cost_usd_compared": sum(compared),
             "raw_cost_usd": sum(c.raw_cost_usd for c in runs),
@@ -193,6 +201,9 @@ class ReplayResult:
                 "prices": asdict(self.prices) if self.prices is not None else None}
 
 
+def _priced_by_log(measures: CallMeasures) -> bool:
+    """Whether the log records what this call cost (its usage)."""
+    return measures.recorded is not None and measures.recorded.get("cost_usd") is not None
 
 
 def _cache_check(check: tuple[int, int] | None) -> dict | None:

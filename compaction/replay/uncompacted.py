@@ -3,7 +3,7 @@
 from compaction.measures.billing import Billing
 from compaction.measures.cache import expired
 from compaction.model.calibration import recorded_context
-from compaction.model.history import History
+from compaction.model.history import History, anchored_tokens
 from compaction.model.sizes import list_chars
 from compaction.replay import lookups
 
@@ -11,7 +11,10 @@ from compaction.replay import lookups
 class Uncompacted:
     """What each call would send without compaction, and what it would cost with its cache reading the
     whole previous prompt (the history only grows), until the window refuses it. The summaries the agent
-    itself wrote when it compacted are not part of it. A handful of numbers carried from call to call."""
+    itself wrote when it compacted are not part of it. Its tokens are measured as a strategy's history is
+    (History.context_tokens): the recorded ones where the log says them, else from the last recorded call
+    plus what joined since (History.anchor), so a strategy that changes nothing sends exactly this. A
+    handful of numbers carried from call to call."""
 
     def __init__(self, prepared: History, billing: Billing, window: int, from_log: bool = True):
         self.prepared, self.billing, self.window, self.from_log = prepared, billing, window, from_log
@@ -26,6 +29,7 @@ class Uncompacted:
         self.chars_so_far = 0  # characters of the messages before the current one
         self.count = 0  # how many messages those are
         self.previous: tuple[int, str | None] | None = None  # (tokens, time) of the last call that could run
+        self.anchor: tuple[int, int] | None = None  # (tokens, context characters) of the last call the log knows
         # a client's trace: what the client counted at each call (response index -> (tokens, characters))
         self.decisions = {int(i): (int(t), int(c)) for i, t, c in prepared.recorded.metadata.get("decision_counts") or ()}
         self._decided: tuple[int, int] | None = None
@@ -55,7 +59,8 @@ class Uncompacted:
             return None
         usage = self.prepared.recorded.usage
         if index < self.before:
-            return recorded_context(usage[index]) if index < len(usage) else None
+            found = recorded_context(usage[index]) if index < len(usage) else None
+            return found if found else None  # a call that recorded no tokens says nothing of the history
         if index == self.after_boundary and isinstance(self.pre_tokens, int) and self.pre_tokens > 0:
             return self.pre_tokens
         return None
@@ -66,7 +71,9 @@ class Uncompacted:
         chars = self.whole_chars()
         usage = prepared.recorded.usage[index] if index < len(prepared.recorded.usage) else None
         known = self.whole_known(index)
-        tokens = known if known else prepared.token_model.tokens(chars)
+        if known is not None:
+            self.anchor = (known, chars)
+        tokens = known if known is not None else anchored_tokens(prepared.token_model, self.anchor, chars)
         runs = tokens <= self.window
         cost = 0.0
         if runs:
@@ -74,7 +81,7 @@ class Uncompacted:
             previous = self.previous
             read = 0 if previous is None or expired(previous[1], time, price.ttl_s) else min(previous[0], tokens)
             # what the agent sent, until its own first compaction: its recorded reads and writes
-            cost = price.as_recorded(usage, output_tokens) if known and index < self.before and usage is not None \
+            cost = price.as_recorded(usage, output_tokens) if known is not None and index < self.before and usage is not None \
                 else price.cached(read, tokens - read, output_tokens)
             self.previous = (tokens, time)
         return chars, tokens, runs, cost

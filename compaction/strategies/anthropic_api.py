@@ -28,7 +28,8 @@ def _clear_tool_uses(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         if history.context_tokens <= params["trigger"]:
             return Step(history)
-        done = clear_old_results(history, key, params["keep"], keep_tools, params["clear_tool_inputs"], API_CLEARED)
+        kept = keep_tools | frozenset(settings.keep_tools)  # the settings' kept tools too (model/keep.py)
+        done = clear_old_results(history, key, params["keep"], kept, params["clear_tool_inputs"], API_CLEARED)
         tokens = history.token_model.content_tokens(done.cleared_chars)
         if not done.cleared_uses or tokens < params["clear_at_least"]:
             return Step(history)  # the API applies the edit only when it clears at least that much

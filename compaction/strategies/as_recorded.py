@@ -24,6 +24,14 @@ def _boundary_starts(history: History) -> list[int]:
     return history.shared_value("log_boundary_starts", build)
 
 
+def _pre_tokens(history: History, start: int) -> int | None:
+    """What the agent counted in its context when it compacted at `start` (what its summary call read), where
+    the log says it."""
+    found = next((b.get("pre_tokens") for b in history.recorded.boundaries
+                  if isinstance(b, dict) and b.get("index") == start), None)
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else None
+
+
 def _next_index(history: History) -> int:
     """The original index of the call about to be sent: just after the newest original message (and
     after the agent's own summaries, which the replay does not append)."""
@@ -51,7 +59,8 @@ def as_recorded_step(history: History, settings, store=None, summarizer=None) ->
         summary = history.originals[latest].get("content") if latest < len(history.originals) else ""
         events = (SummaryEvent(True, "the agent compacted here, as its log records", LOG_SUMMARIZER,
                                summary if isinstance(summary, str) else str(summary), None, None,
-                               tuple(o for o in history.origins[:cut] if o is not None), "log_compaction"),)
+                               tuple(o for o in history.origins[:cut] if o is not None), "log_compaction",
+                               _pre_tokens(history, latest)),)
         acted = ("log_compaction",)
         history = history.derive(messages, sizes, origins)
     usage = history.recorded.usage
@@ -69,13 +78,18 @@ AS_RECORDED = StrategySpec(
                 "and what came after); every call's tokens are the ones the log recorded.",
     params=(),
     make=lambda params: as_recorded_step,
+    follows_log=True,
     sources=(Source("The loaded log itself: its compaction lines and the usage each call recorded (the Compare "
                     "page's reference rows)", "pages.md"),),
     notes=("Without a compaction of its own in the log, this is the session sent whole at every call.",
            "Where a log keeps old messages after its compaction (a recording that notes the compression but "
            "keeps the history), the messages sent after it are the ones from the note on; the tokens are the "
            "recorded ones all the same.",
-           "The summary the agent wrote counts as one summary, priced as a call that read what it replaced."),
+           "The summary the agent wrote counts as one summary, priced as a call that read what the log says "
+           "the agent's context held then (its preTokens; else what the summary replaced); "
+           "its cost is the replay's compaction_calls_cost_usd, apart from the calls the log records.",
+           "The loop never compacts a call of it reactively that the log records: the model took that call, "
+           "whatever model window is set."),
 )
 
 SPECS = (AS_RECORDED,)

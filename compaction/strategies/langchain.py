@@ -95,7 +95,8 @@ def _clear_tool_uses(params: dict):
             return Step(history)
         tokens = history.token_model.content_tokens
         enough = (lambda chars: tokens(chars) >= params["clear_at_least"]) if params["clear_at_least"] else None
-        done = clear_old_results(history, key, params["keep"], keep_tools, params["clear_tool_inputs"],
+        kept = keep_tools | frozenset(settings.keep_tools)  # the settings' kept tools too (model/keep.py)
+        done = clear_old_results(history, key, params["keep"], kept, params["clear_tool_inputs"],
                                  params["placeholder"], enough)
         if not done.cleared_uses:
             return Step(history)

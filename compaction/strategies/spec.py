@@ -54,6 +54,9 @@ class StrategySpec:
     # object with `settings(settings)` (the settings it reads) and `(running, reads, store, summarizer)
     # -> CallDone`; None: the plain loop runs its step on the whole history at every call
     incremental: Callable[[dict[str, Any]], Any] | None = None
+    # True: it sends what the agent sent (the log's own compactions): the loop never compacts a call of it
+    # reactively whose tokens the log records, whatever model window is set, since the model took that call
+    follows_log: bool = False
 
     def param(self, name: str) -> Param:
         for param in self.params:

@@ -18,6 +18,7 @@ from compaction.layers.pipeline import run_layers
 from compaction.layers.reactive import nothing_to_summarize, reactive_cut
 from compaction.layers.summary import summarize_into
 from compaction.model.history import History
+from compaction.model.keep import kept_positions
 from compaction.model.markers import KEEP_LAST_SUMMARY_PREFIX, MASK
 from compaction.model.settings import DEFAULTS, HELP, LIMITS, Settings
 from compaction.storage.outputs import OutputStore
@@ -80,7 +81,8 @@ def summary_keep_last_step(history: History, settings: Settings, store: OutputSt
     if nothing_to_summarize(history.messages, cut):
         return Step(history, checked_size=size)
     reason = f"{size:,} characters > trigger {trigger:,}; keeping the last {len(history) - cut} messages"
-    result = summarize_into(history, cut, KEEP_LAST_SUMMARY_PREFIX, reason, "summary", summarizer, store)
+    result = summarize_into(history, cut, KEEP_LAST_SUMMARY_PREFIX, reason, "summary", summarizer, store,
+                            kept=kept_positions(history, settings, 0, cut))
     return Step(result.history, ("summary",), tuple(result.events), size)
 
 

@@ -8,7 +8,9 @@ import plotly.graph_objects as go
 
 from compaction.layers import FATE_TEXT, FATES, LAYER_TITLES, PipelineResult
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
-from dashboard.render.units import CHARS, SHORT, SIZE_WORDS, compact_number, convert
+from dashboard.render import layer_amounts
+from dashboard.render.timeline import limit_name
+from dashboard.render.units import SHORT, SIZE_WORDS, compact_number, convert
 
 FATE_COLORS = {
     "kept": "#4c78a8",
@@ -42,7 +44,8 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     """
     model = result.stages[0].history.token_model
     sizes = [convert(stage.size, unit, model) for stage in result.stages]
-    steps = [sizes[0]] + [after - before for before, after in zip(sizes, sizes[1:], strict=False)]
+    # each layer's step is its amount on every page (layer_amounts.py)
+    steps = [sizes[0]] + [-layer_amounts.removed(result, stage.layer, unit) for stage in result.stages[1:]]
     changes = [f"−{compact_number(-step)}" if step < 0 else f"+{compact_number(step)}" if step > 0 else "no change"
                for step in steps[1:]]
     l4 = result.stages[-1]
@@ -66,9 +69,11 @@ def waterfall_figure(result: PipelineResult, unit: str, log_scale: bool = False)
     ))
     limit = convert(result.settings.context_limit, unit, model)
     figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR)
-    # in tokens the limit is the messages' alone: the Replay chart's line adds the overhead a call sends
-    limit_text = f"{limit:,} {SHORT[unit]}" if unit == CHARS else f"{limit:,} tokens<br>without the overhead"
-    figure.add_annotation(text=f"CONTEXT_LIMIT<br>{limit_text}", xref="paper", x=1, xanchor="left",
+    # named as on the Replay chart (limit_name): the setting, and in tokens what a call sends with it; the
+    # line itself sits at the messages' alone, as the bars do
+    limit_text = limit_name(result.settings.context_limit, model, result.stages[0].history.overhead, unit,
+                            "<br>")
+    figure.add_annotation(text=limit_text, xref="paper", x=1, xanchor="left",
                           yref="y", y=math.log10(max(limit, 1)) if log_scale else limit, yanchor="middle",
                           showarrow=False, align="left", font={"color": LIMIT_COLOR})
     yaxis = {"title": f"history size ({SIZE_WORDS[unit]})", "type": "log" if log_scale else "linear",

@@ -61,9 +61,12 @@ def fidelity_sentence(found: Fidelity, result: ReplayResult) -> str:
                      f"from what the agent sent (median over {found.compared_calls:,} calls): near 0 while it sends "
                      "the same history, more once it compacts on its own.")
     parting = result.parting_call
-    if found.exact_calls:
+    # the calls before the parting: a count of every exact call would include later ones and say more
+    # calls than the parting leaves ("178 calls ... until call 142")
+    leading = parting if parting is not None else found.exact_calls
+    if leading:
         until = f"until call {parting + 1:,}, where the histories part" if parting is not None else "at every call"
-        parts.append(f"{found.exact_calls:,} call{'s' if found.exact_calls != 1 else ''} sent exactly what the "
+        parts.append(f"{leading:,} call{'s' if leading != 1 else ''} sent exactly what the "
                      f"agent sent, so their tokens are the recorded ones ({until}); after that they are estimated.")
     extra = len(found.strategy_calls) - len(found.pairs)
     if extra > 0:

@@ -2,8 +2,9 @@
 
 Such a log holds the agent's own summaries: messages it wrote only because it compacted. Passing them
 through the layers again would summarise a summary. So the one pass runs either on the whole history
-with those summaries left out, or on the history as the agent had it after its last compaction: what
-came after its last summary, the summary itself sent ahead of it as it is (never compacted again).
+with those summaries left out, or on the history as the agent had it after its last compaction: its last
+summary and what came after it. That summary is part of what is sent (its size counts in "Sent" and in
+L4's check), and no layer touches it (model/keep.py: an agent's own summary is kept verbatim).
 Message numbers stay those of the loaded conversation (the view's origins). No Streamlit here.
 """
 
@@ -26,7 +27,7 @@ class LogView:
     compactions: int  # the log's own compactions
     left_out: tuple[int, ...] = ()  # the agent's summaries not passed through the layers (original indices)
     start: int = 0  # the first original message of what the layers run on
-    ahead_chars: int = 0  # characters of the agent's summary sent ahead, as it is (AFTER_LAST)
+    ahead_chars: int = 0  # characters of the agent's summary sent first, as it is (AFTER_LAST)
 
 
 def compacted_itself(history: History) -> bool:
@@ -48,10 +49,12 @@ def log_view(history: History, view: str) -> LogView:
     start = 0
     if view == AFTER_LAST:
         start = max(starts + [index for index in summaries], default=0)
-    left_out = tuple(sorted(index for index in summaries if index >= start))
-    kept = [index for index in range(start, len(history.messages)) if index not in summaries]
+    after = view == AFTER_LAST
+    # after the last compaction, its summary is sent first: it stays in, and no layer touches it
+    left_out = () if after else tuple(sorted(summaries))
+    kept = [index for index in range(start, len(history.messages)) if after or index not in summaries]
     derived = history.derive([history.messages[i] for i in kept], [history.sizes[i] for i in kept], kept)
-    ahead = sum(history.sizes[i] for i in left_out) if view == AFTER_LAST else 0
+    ahead = sum(history.sizes[i] for i in kept if i in summaries) if after else 0
     return LogView(derived, view if view in VIEWS else WITHOUT_SUMMARIES, compactions, left_out, start, ahead)
 
 
@@ -66,9 +69,9 @@ def view_sentence(view: LogView, unit: str) -> str | None:
     if view.view == AFTER_LAST:
         first = next((origin for origin in view.history.origins if origin is not None), view.start)
         return (f"This log compacted itself {times}. The layers run on what the agent had after its last "
-                f"compaction: messages {first:,} to the end of the loaded conversation. Its own summary "
-                f"({describe(view.ahead_chars, unit, model)}) is sent ahead of them as it is: a summary is never "
-                "summarised again.")
+                f"compaction: messages {first:,} to the end of the loaded conversation. The first is its own summary "
+                f"({describe(view.ahead_chars, unit, model)}): it is sent, and counted in what is sent, as it is; "
+                "no layer summarises a summary again.")
     return (f"This log compacted itself {times}. The layers run on the whole history with the agent's own "
             f"{summaries} left out ({'it exists' if count == 1 else 'they exist'} only because it compacted, and a "
             "summary is never summarised again).")

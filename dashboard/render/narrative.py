@@ -4,7 +4,8 @@ from collections import Counter
 
 from compaction.agents import agent_of
 from compaction.layers import FATES, PipelineResult, message_fates
-from dashboard.render.units import describe
+from dashboard.render import layer_amounts
+from dashboard.render.units import SHORT, compact_number, describe
 
 
 def plural(count: int, word: str) -> str:
@@ -41,10 +42,10 @@ def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:
         captions["L1"] = (f"Nothing snipped: {plural(counts['L3'], 'message')} is not more than "
                           f"max_messages ({settings.max_messages:,}).")
     if result.placeholders:
-        freed = sum(event.original_chars for event in result.placeholders)
+        removed = layer_amounts.removed(result, "L2", unit)
         messages = len({event.index for event in result.placeholders})
         captions["L2"] = (f"Replaced {plural(len(result.placeholders), 'old tool result')} in "
-                          f"{plural(messages, 'message')} ({describe(freed, unit, model)} of output) with a one-line "
+                          f"{plural(messages, 'message')} ({compact_number(removed)} {SHORT[unit]} removed) with a one-line "
                           f"placeholder each; the newest {settings.keep_recent} tool results stay whole (KEEP_RECENT).")
     else:
         captions["L2"] = (f"No placeholders: every old tool result is among the newest {settings.keep_recent} "

@@ -107,3 +107,27 @@ def run_totals_words(run: dict | None) -> str:
     cached = f" ({read:,} of them read from the cache)" if read else ""
     calls = f", over {run['calls']:,} calls" if run.get("calls") else ""
     return f": {input_of(run):,} input tokens{cached} and {run['output_tokens']:,} output{calls}"
+
+
+def cost_parts_sentence(title: str, result: ReplayResult) -> str | None:
+    """The parts of a replay's cost against its log: the calls the log records (its own cost, for what the
+    agent did), those it records none for, and the compaction calls, which no log records. None when the
+    log records no call's cost."""
+    totals = result.totals
+    recorded = totals["recorded_cost_usd"]
+    if recorded is None or totals["recorded_from_totals"]:
+        return None
+    compaction, unrecorded = totals["compaction_calls_cost_usd"], totals["unrecorded_calls_cost_usd"]
+    calls = totals["summaries"]
+    parts = [f"{dollars(totals['cost_usd'] - compaction - unrecorded)} for the {totals['recorded_calls']:,} calls its "
+             f"log records"]
+    if unrecorded:
+        missing = totals["calls"] - totals["recorded_calls"]
+        parts.append(f"{dollars(unrecorded)} estimated for the {missing:,} call{'s' if missing != 1 else ''} it "
+                     "records no usage for")
+    if calls:
+        which = "its compaction call (the summary" if calls == 1 else f"its {calls:,} compaction calls (the summaries"
+        parts.append(f"{dollars(compaction)} for {which}: {totals['compaction_calls_input_tokens']:,} tokens read, "
+                     f"{totals['compaction_calls_output_tokens']:,} written), which no log records as a call")
+    return f"{title} costs {dollars(totals['cost_usd'])}: " + ", ".join(parts[:-1]) + \
+        (" and " if len(parts) > 1 else "") + parts[-1] + "."

@@ -9,6 +9,7 @@ from compaction.layers import PipelineResult
 from compaction.model import History, PersistedOutput, block_types, tool_results, tool_uses
 from compaction.replay import ReplayResult
 from compaction.storage import StoredOutput
+from dashboard.render import layer_amounts
 from dashboard.render.text import message_summary_line
 from dashboard.render.units import convert
 
@@ -58,11 +59,13 @@ def snipped_frame(result: PipelineResult, unit: str) -> pd.DataFrame:
             "from": snipped.start,
             "to": snipped.end,
             "messages": snipped.count,
-            "size": convert(snipped.size, unit, history.token_model),
+            # one pass snips one range: its amount is L1's (layer_amounts.py); else its messages less the marker
+            "removed": layer_amounts.removed(result, "L1", unit) if len(result.snipped) == 1
+            else convert(snipped.size - len(snipped.marker), unit, history.token_model),
             "first line": message_summary_line(first, history.tool_name) if first else "",
             "marker left": snipped.marker,
         })
-    return pd.DataFrame(rows, columns=["from", "to", "messages", "size", "first line", "marker left"])
+    return pd.DataFrame(rows, columns=["from", "to", "messages", "removed", "first line", "marker left"])
 
 
 def placeholder_frame(result: PipelineResult, unit: str) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from compaction.replay import ReplayResult, SweepResult
 from compaction.strategies import REGISTRY
 from dashboard.render import heat_colors
 from dashboard.render.charts import LIMIT_COLOR
-from dashboard.render.timeline import STRATEGY_TITLES, limit_tokens
+from dashboard.render.timeline import STRATEGY_TITLES, limit_name, limit_tokens
 from dashboard.render.units import compact_number
 
 WINDOW_COLOR = "#333333"
@@ -47,8 +47,8 @@ def limit_lines(figure: go.Figure, context_limit: int | None, window: int, peak:
     flatten it, so the linear axis then stops above the data and says where the window is."""
     limit = limit_tokens(context_limit, model, overhead_chars) if context_limit is not None else 0
     if context_limit is not None:
-        figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=f"CONTEXT_LIMIT ≈ "
-                         f"{compact_number(limit)} tokens with the overhead", annotation_position="top left",
+        figure.add_hline(y=limit, line_dash="dash", line_color=LIMIT_COLOR, annotation_text=limit_name(
+                         context_limit, model, overhead_chars), annotation_position="top left",
                          annotation_font_color=LIMIT_COLOR, annotation_bgcolor=LABEL_BACKGROUND, **where)
     window_text = f"model window {compact_number(window)} tokens"
     top = 1.1 * max(peak, limit, 1)

@@ -8,6 +8,7 @@ from compaction.measures import MEASURES
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY, all_actions
+from dashboard.render.units import compact_number
 
 # What changed the history before a model call, for legends: each strategy declares its actions.
 ACTION_TITLES = {name: action.title for name, action in all_actions().items()}
@@ -23,6 +24,16 @@ def limit_tokens(context_limit_chars: int, model: TokenModel = DEFAULT_TOKEN_MOD
     """CONTEXT_LIMIT (characters of messages) on a chart of the tokens each call sends: a history of that
     many characters, sent with the system prompt, tools and what the log does not hold."""
     return model.tokens(context_limit_chars + overhead_chars)
+
+
+def limit_name(context_limit_chars: int, model: TokenModel = DEFAULT_TOKEN_MODEL, overhead_chars: int = 0,
+               unit: str = "tokens", gap: str = " ") -> str:
+    """CONTEXT_LIMIT in one form on every page: the setting (characters) and, where sizes are tokens, the
+    tokens a call sends at that size, with the overhead."""
+    text = f"CONTEXT_LIMIT{gap}{context_limit_chars:,} chars"
+    if unit == "chars":
+        return text
+    return f"{text}{gap}≈ {compact_number(limit_tokens(context_limit_chars, model, overhead_chars))} tokens{gap}with the overhead"
 
 
 def call_from_selection(event) -> int | None:

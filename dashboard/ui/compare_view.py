@@ -16,7 +16,7 @@ from dashboard.render.compare_table import (
     compare_frame,
     what_it_did,
 )
-from dashboard.render.price_words import priced_sentence, session_cost_sentence
+from dashboard.render.price_words import cost_parts_sentence, priced_sentence, session_cost_sentence
 from dashboard.render.setting_words import SETTING_WORDS
 from dashboard.render.timeline import STRATEGY_TITLES
 from dashboard.ui import compare_form, state
@@ -115,6 +115,9 @@ def tables(results: dict[str, ReplayResult], labels: dict[str, str] | None = Non
     st.caption(rows + f"**{NO_COMPACTION}**: the session never compacted, over the calls it can make"
                + (f" ({stop}: the agent stops there)" if stop else "") + ". "
                + " ".join(f"**{c.heading(reference)}**: {c.help}" for c in COST_COLUMNS))
+    for name, result in results.items():
+        if REGISTRY[name].follows_log and (parts := cost_parts_sentence(STRATEGY_TITLES.get(name, name), result)):
+            st.caption(parts)
     st.subheader("What the model loses")
     st.table(compare_frame(results, LOSS_COLUMNS, labels=labels), hide_index=True)
     st.caption(f"{BEST} best trade-off: no other strategy here costs less over the whole session while losing "

@@ -142,10 +142,10 @@ def prepared(key: str, conversation: Conversation) -> History:
                    pair_problems=facts.pair_problems)
 
 
-def compacted_json(result: PipelineResult, conversation: Conversation, ahead: list | tuple = ()) -> str:
-    """What the pipeline would send, as an Anthropic request body (system and tools kept) that loads again;
-    `ahead`: messages sent before what the pass ran on (a log's own summary, kept as it is)."""
-    document = {"messages": [*ahead, *result.final.messages]}
+def compacted_json(result: PipelineResult, conversation: Conversation) -> str:
+    """What the pipeline would send, as an Anthropic request body (system and tools kept) that loads again
+    (after a log's last compaction, its own summary first, as it is)."""
+    document = {"messages": list(result.final.messages)}
     if conversation.system:
         document["system"] = conversation.system
     if conversation.tools:

@@ -6,10 +6,10 @@ import streamlit as st
 
 from compaction.agents import agent_of
 from compaction.layers import PipelineResult
-from dashboard.render import agent_regime, comparison, log_view
+from dashboard.render import agent_regime, comparison, layer_amounts, log_view
 from dashboard.render.narrative import agent_title, fate_counts, l4_headline
 from dashboard.render.trade_words import summaries_sentence, trade_sentence
-from dashboard.render.units import SIZE_WORDS, compact_number, convert, describe, percent
+from dashboard.render.units import SHORT, SIZE_WORDS, compact_number, convert, describe, percent
 from dashboard.ui import state
 
 
@@ -59,7 +59,8 @@ def headline(result: PipelineResult, unit: str) -> None:
                     help="Messages sent as they were, every word of them: the rest were dropped (L1), folded into "
                          "the summary (L4), shortened to a preview (L3) or had a tool result replaced (L2).")
     dropped_col.metric("Dropped, no summary", f"{lost.dropped_messages:,}",
-                       help=f"{lost.dropped_messages:,} messages, {describe(lost.dropped_chars, unit, model)}: what L1 "
+                       help=f"{lost.dropped_messages:,} messages, {compact_number(layer_amounts.removed(result, 'L1', unit))} "
+                            f"{SHORT[unit]} removed from what is sent (as on the waterfall): what L1 "
                             "snipped from the middle. L4 summarises only what is left after L1, so these messages "
                             "reach no summary.")
     placeholder_col.metric("Results replaced", f"{len(result.placeholders):,}",

@@ -16,7 +16,7 @@ from compaction.errors import SettingsError
 from compaction.layers import PipelineResult, run_pipeline
 from compaction.measures import DEFAULT_PRICES, LogWindow, PipelineLoss, Prices, log_window, pipeline_loss_of
 from compaction.model import DEFAULTS, Settings
-from compaction.replay import ReplayResult, replay
+from compaction.replay import ReplayResult, regime_context_limit, replay
 from compaction.storage import OutputStore, new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
@@ -49,6 +49,7 @@ _CLAUDE_RESULTS = "_claude_results"
 _REPLAYS = "_replays"
 _TOUR = "_tour_result"
 _LOSSES = "_pipeline_losses"
+_REGIME = "_regime_context_limits"
 _RESULT_CACHE_SIZE = 12
 _STRATEGY_REPLAYS = "_strategy_replays"
 _STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
@@ -156,6 +157,14 @@ def offline_result(current_settings: Settings | None = None) -> PipelineResult:
     current_settings = current_settings or settings()
     return _cached(_RESULTS, _pass_key(current_settings),
                    lambda: run_pipeline(pipeline_view().history, current_settings, store(), OfflineSummarizer()))
+
+
+def regime_limit(regime: Settings) -> int | None:
+    """The CONTEXT_LIMIT at which the pipeline at `regime` summarises where the agent first compacted itself
+    (compaction/replay/regime.py), once per file, settings and window."""
+    window = model_window()
+    return _cached(_REGIME, (*_result_key(regime), window),
+                   lambda: regime_context_limit(history(), regime, window))
 
 
 def pipeline_loss(result: PipelineResult) -> "PipelineLoss":

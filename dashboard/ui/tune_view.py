@@ -173,10 +173,13 @@ def _regime_values(history) -> dict[str, int] | None:
     messages = tune_axes.regime_max_messages(len(history.messages))[-1]
     results = sum(1 for message in history.messages for block in (message.get("content") or [])
                   if isinstance(block, dict) and block.get("type") == "tool_result")
-    convert = tune_axes.converter(history)
-    return {"context_limit": min(convert.chars("context_limit", point), specs["context_limit"].maximum),
-            "max_messages": min(messages, specs["max_messages"].maximum),
-            "keep_recent": min(max(results, 3), specs["keep_recent"].maximum)}
+    values = {"max_messages": min(messages, specs["max_messages"].maximum),
+              "keep_recent": min(max(results, 3), specs["keep_recent"].maximum)}
+    # where the pipeline's L4 fires at the agent's own compaction call (read off the replay), else its
+    # compaction point through the token model
+    limit = state.regime_limit(state.settings().replace(**values)) \
+        or tune_axes.converter(history).chars("context_limit", point)
+    return {"context_limit": min(limit, specs["context_limit"].maximum), **values}
 
 
 def agent_regime(history) -> None:
@@ -189,7 +192,7 @@ def agent_regime(history) -> None:
     st.markdown(f"**The agent's own regime.** It never snipped nor replaced old results, and it compacted at "
                 f"{point:,} tokens. In the pipeline: max_messages {values['max_messages']:,} (no snip), KEEP_RECENT "
                 f"{values['keep_recent']:,} (no placeholders) and CONTEXT_LIMIT {values['context_limit']:,} "
-                "characters (its compaction point through the token model)."
+                "characters (where the pipeline's L4 first summarises at the call the agent first compacted at)."
                 + (f" Still acting at these settings: {', '.join(still)}." if still else ""))
     st.button("Use the agent's regime in the sidebar", on_click=state.apply_settings, args=(values,),
               key="tune_agent_regime", icon=":material/history:")

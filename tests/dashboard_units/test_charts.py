@@ -9,6 +9,7 @@ import pytest
 from compaction import Settings, prepare, run_pipeline
 from compaction.generate import generate
 from compaction.layers.fates import message_fates
+from compaction.replay import replay
 from dashboard.render.charts import (
     FATE_COLORS,
     FINAL_LABEL,
@@ -16,6 +17,7 @@ from dashboard.render.charts import (
     tool_calls_figure,
     waterfall_figure,
 )
+from dashboard.render.replay_chart import replay_figure
 
 SEED_DEMO = prepare(generate("seed-demo"))
 
@@ -49,7 +51,10 @@ def test_waterfall_draws_context_limit_in_the_chosen_unit(default_run):
     label = chars.layout.annotations[0]
     assert label.text == "CONTEXT_LIMIT<br>50,000 chars"
     assert (label.xref, label.x, label.xanchor) == ("paper", 1, "left")  # in the right margin, clear of the bars
-    assert tokens.layout.annotations[0].text == "CONTEXT_LIMIT<br>12,500 tokens<br>without the overhead"
+    # one name for the limit on every page: the setting, and the tokens a call sends at it (as on Replay)
+    assert tokens.layout.annotations[0].text == "CONTEXT_LIMIT<br>50,000 chars<br>≈ 12.5 K tokens<br>with the overhead"
+    assert replay_figure(replay(SEED_DEMO, keep_histories=False)).layout.annotations[0].text \
+        == tokens.layout.annotations[0].text.replace("<br>", " ")
 
 
 def test_waterfall_log_scale():

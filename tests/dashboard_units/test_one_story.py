@@ -2,6 +2,7 @@
 replay was priced and what the session cost, the fidelity table, the one pass over a self-compacted log, Tune's
 token axes and why a stretch of its grid is flat, and the tour's recap."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,20 @@ from compaction.measures.cost import Prices
 from compaction.replay.loop import replay
 from compaction.replay.sweep import sweep
 from compaction.strategies import compaction_point
-from dashboard.render import comparison, log_view, price_words, tune_axes
+from dashboard.render import (
+    charts,
+    comparison,
+    layer_amounts,
+    log_view,
+    narrative,
+    price_words,
+    tables,
+    tune_axes,
+)
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
 from dashboard.render.tour import TOUR_SETTINGS, saving_figure, tour_numbers
 from dashboard.render.tune_notes import flat_from, irrelevance_notes, layers_below
+from dashboard.render.units import SHORT, compact_number, convert
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 SEED_DEMO = prepare(generate("seed-demo"))
@@ -85,6 +96,10 @@ def test_the_fidelity_table_sets_the_logs_compactions_beside_the_strategys(long_
     assert frame["first call after (the strategy)"].tolist() == [
         f"{p.strategy_after_tokens:,} ({p.strategy_after_tokens / p.log_after_tokens - 1:+.0%})" for p in found.pairs]
     assert "132 calls sent exactly what the agent sent" in fidelity_sentence(found, preset)
+    # exact calls after the parting (a call without usage between them) are not counted before it
+    later = dataclasses.replace(found, exact_calls=178)
+    assert "132 calls sent exactly what the agent sent, so their tokens are the recorded ones (until call 133" \
+        in fidelity_sentence(later, preset)
     assert fidelity_of(replay(SEED_DEMO, keep_histories=False)) is None  # no compaction of its own
 
 
@@ -94,10 +109,18 @@ def test_the_one_pass_leaves_the_agents_summaries_out_or_starts_after_its_last(l
     assert whole.left_out == tuple(summaries) and not set(summaries) & set(whole.history.origins)
     assert len(whole.history) == len(long_log.messages) - len(summaries)
     after = log_view.log_view(long_log, log_view.AFTER_LAST)
-    assert after.history.origins[0] == summaries[-1] + 1 and after.ahead_chars == long_log.sizes[summaries[-1]]
-    assert "messages 523 to the end" in log_view.view_sentence(after, "chars")
-    run = run_pipeline(after.history, Settings(context_limit=5_000))
+    # the agent's last summary is the first message sent: "Sent" and L4's check count it
+    assert after.history.origins[0] == summaries[-1] and after.ahead_chars == long_log.sizes[summaries[-1]]
+    assert after.left_out == () and after.history.messages[0] is long_log.messages[summaries[-1]]
+    assert after.history.sizes == long_log.sizes[summaries[-1]:]
+    assert "messages 522 to the end" in log_view.view_sentence(after, "chars")
+    run = run_pipeline(after.history, Settings(context_limit=5_000, max_messages=8))
     assert run.summary.triggered and summaries[-1] not in run.summary.summarized_indices  # never summarised again
+    assert not any(summaries[-1] in s.indices for s in run.snipped)  # nor snipped
+    # the lab's summary, then the agent's as it was: what is sent holds both, and "Sent" measures it
+    assert run.final.messages[1] is long_log.messages[summaries[-1]]
+    assert run.final.history.sizes[1] == long_log.sizes[summaries[-1]]
+    assert run.final.size == run.final.history.size > long_log.sizes[summaries[-1]]
     plain = log_view.log_view(SEED_DEMO, log_view.WITHOUT_SUMMARIES)
     assert plain.view is None and plain.history is SEED_DEMO and log_view.view_sentence(plain, "chars") is None
 
@@ -134,3 +157,34 @@ def test_the_tours_recap_is_as_tall_as_the_text_says_and_names_who_wrote_the_sum
     assert shares["Layer 3: outputs to disk"] > 50 > shares["Layer 4: summary"]  # L3 saved the most, L4 the least
     assert sum(shares.values()) == pytest.approx(100)
     assert tour_numbers(run)["summary_author"].startswith("the offline summariser, a small program that needs no AI")
+
+
+def test_as_recorded_is_the_logs_cost_and_its_compaction_calls_beside_it(long_log):
+    recorded = replay(long_log, strategy="as-recorded", keep_histories=False)
+    totals = recorded.totals
+    calls = len(long_log.recorded.boundaries)
+    assert totals["summaries"] == calls == 2
+    sentence = price_words.cost_parts_sentence("As recorded", recorded)
+    assert sentence == (f"As recorded costs ${totals['cost_usd']:,.2f}: ${totals['recorded_cost_usd']:,.2f} for the "
+                        f"{totals['recorded_calls']:,} calls its log records and "
+                        f"${totals['compaction_calls_cost_usd']:,.2f} for its 2 compaction calls (the summaries: "
+                        f"{totals['compaction_calls_input_tokens']:,} tokens read, "
+                        f"{totals['compaction_calls_output_tokens']:,} written), which no log records as a call.")
+    assert price_words.cost_parts_sentence("Seed", replay(SEED_DEMO, keep_histories=False)) is None
+
+
+@pytest.mark.parametrize("unit", ["chars", "tokens"])
+def test_each_layer_removes_one_amount_on_every_page(long_log, unit):
+    """L1 removed 633.7 K on the waterfall and 633.0 K on What changed: the messages' own sizes there, the
+    history's change (the marker, the separators) here. Now every page shows the history's change."""
+    result = run_pipeline(log_view.log_view(long_log, log_view.WITHOUT_SUMMARIES).history, Settings())
+    assert result.snipped and result.placeholders
+    waterfall = charts.waterfall_figure(result, unit).data[0]
+    steps = dict(zip([stage.layer for stage in result.stages[1:]], [-y for y in waterfall.y[1:-1]], strict=True))
+    assert steps == {layer: layer_amounts.removed(result, layer, unit) for layer in ("L3", "L1", "L2", "L4")}
+    l1 = tables.snipped_frame(result, unit)["removed"].tolist()
+    assert l1 == [steps["L1"]]
+    assert f"<b>−{compact_number(steps['L1'])}</b>" in waterfall.x[2]  # the L1 bar's label
+    gross = convert(result.snipped[0].size, unit, long_log.token_model)
+    assert gross != steps["L1"]  # the old figure: it did not count the marker sent in their place
+    assert f"({compact_number(steps['L2'])} {SHORT[unit]} removed)" in narrative.layer_captions(result, unit)["L2"]

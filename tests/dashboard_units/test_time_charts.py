@@ -52,7 +52,7 @@ def test_replay_figure_has_a_lane_for_calls_that_named_what_they_no_longer_saw()
 def test_replay_figure_keeps_a_far_window_off_the_axis(seed_replay):
     figure = replay_figure(seed_replay)
     texts = [note.text for note in figure.layout.annotations]
-    assert "CONTEXT_LIMIT ≈ 12.5 K tokens with the overhead" in texts  # 50,000 characters / 4: no usage here
+    assert "CONTEXT_LIMIT 50,000 chars ≈ 12.5 K tokens with the overhead" in texts  # 50,000 characters / 4
     assert any("far above this chart" in text for text in texts)
     assert figure.layout.yaxis.range[1] < 200_000
     near = replay_figure(replay(SEED_DEMO, model_window_tokens=15_000))
@@ -86,7 +86,8 @@ def test_strategies_figure_has_one_line_per_strategy():
     texts = [note.text for note in figure.layout.annotations]
     assert not any(text.startswith("CONTEXT_LIMIT") for text in texts)  # the peers have their own thresholds
     with_limit = strategies_figure({"pipeline": replays["pipeline"]}, context_limit=50_000)
-    assert "CONTEXT_LIMIT ≈ 12.5 K tokens with the overhead" in [note.text for note in with_limit.layout.annotations]
+    assert "CONTEXT_LIMIT 50,000 chars ≈ 12.5 K tokens with the overhead" in [
+        note.text for note in with_limit.layout.annotations]
 
 
 def test_strategies_figure_draws_the_picked_lines_thick_and_the_others_faint():

@@ -58,3 +58,30 @@ def with_thinking(messages, every: int = 2):
     for n, message in enumerate(assistants[::every]):
         message["content"].insert(0, {"type": "thinking", "thinking": f"Thinking step {n}. " * 20, "signature": "s"})
     return messages
+
+
+# Parameters at which each strategy cannot act on a session of a few hundred thousand tokens: thresholds
+# at their largest, windows wider than the session, every optional layer off. A replay at these sends
+# what no compaction sends (test_idle_strategies.py).
+IDLE = {
+    "as-recorded": {},  # it acts only where the log compacted itself: idle on a log without compactions
+    "pipeline": {"context_limit": 100_000_000, "max_messages": 10_000_000, "keep_recent": 1_000_000,
+                 "max_bytes": 1_000_000_000, "persist_threshold": 1_000_000_000},
+    "masking": {"window": 1_000_000},
+    "summary_keep_last": {"trigger": 100_000_000},
+    "claude-code": {"window_tokens": 10_000_000, "persist_threshold": 1_000_000_000},
+    "anthropic-clear-tool-uses": {"trigger": 10_000_000},
+    "anthropic-clear-thinking": {"keep_all": True},
+    "anthropic-compact": {"trigger": 10_000_000},
+    "langchain-summarization": {"trigger_tokens": 10_000_000},
+    "langchain-clear-tool-uses": {"trigger": 10_000_000},
+    "openhands-masking": {"attention_window": 10_000_000},
+    "openhands-recent": {"max_events": 10_000_000},
+    "openhands-amortized": {"max_size": 10_000_000},
+    "openhands-llm": {"max_size": 10_000_000},
+    "openhands-pipeline": {"max_size": 10_000_000, "browser_tools": ()},
+    "hybrid": {"mask_window": 100_000, "summarize_every": 100_000},
+    "codex": {"window_tokens": 10_000_000},
+    "gemini-cli": {"window_tokens": 10_000_000},
+    "aider": {"max_chat_history_tokens": 10_000_000},
+}

@@ -38,7 +38,8 @@ def test_replay_json(main, session_file, capsys):
                                      "acted", "summaries", "tokens_total", "raw_tokens_total", "over_window",
                                      "applied_edits", "estimated_tokens", "raw_runs", "recorded", "exact_tokens",
                                      "cache_read_tokens", "cache_write_tokens", "cache_broken", "output_tokens",
-                                     "cost_usd", "cost_usd_no_cache", "blind_references", "blind_terms"}
+                                     "cost_usd", "cost_usd_no_cache", "compaction_cost_usd", "blind_references",
+                                     "blind_terms"}
     assert data["calls"][0]["recorded"] is None  # an Anthropic messages file records no usage
     assert data["calls"][0]["applied_edits"] == []  # the pipeline edits no request on its own
     assert {"calls", "summaries", "reactive", "tokens_sent", "raw_tokens_sent", "peak_tokens", "calibration",

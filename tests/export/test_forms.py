@@ -233,3 +233,33 @@ def test_form_names_are_forgiving_about_case_dashes_and_spaces():
     assert lookup_form("Context-Management").name == lookup_form("context_management").name == "context_management"
     assert lookup_form("claude_code").name == "claude-code"
     assert lookup_form("codex toml").name == lookup_form("toml").name == "codex"
+
+
+KEEP = DEFAULTS.replace(keep_tools=("Read", "run_tests"), keep_inputs=("CLAUDE.md",))
+
+
+def test_keep_verbatim_goes_into_the_apis_exclude_tools_through_the_sdk(fake_anthropic):
+    exported = export("anthropic-clear-tool-uses", {"exclude_tools": ("web_search", "Read")}, settings=KEEP,
+                      form="context_management")
+    fragment = json.loads(exported.text)
+    assert problems(fragment["context_management"], BetaContextManagementConfigParam, "context_management") == []
+    [edit] = fragment["context_management"]["edits"]
+    assert edit["exclude_tools"] == ["web_search", "Read", "run_tests"]  # its own first, each once
+    sdk(fake_anthropic).beta.messages.create(model="claude-fake", max_tokens=10, betas=[BETAS["anthropic-clear-tool-uses"]],
+                                             messages=[{"role": "user", "content": "hi"}], **fragment)
+    assert fake_anthropic.requests[0].body["context_management"]["edits"][0]["exclude_tools"] == edit["exclude_tools"]
+    assert any("Read, run_tests are in exclude_tools" in note for note in exported.notes)
+    assert any("by input (CLAUDE.md) has no field" in note for note in exported.notes)
+    compact = export("anthropic-compact", settings=KEEP, form="context_management")
+    assert "exclude_tools" not in compact.text and any("has no field in this form" in n for n in compact.notes)
+
+
+def test_keep_verbatim_goes_into_langchains_exclude_tools():
+    exported = export("langchain-clear-tool-uses", {"exclude_tools": ("web_search",)}, settings=KEEP, form="langchain")
+    [edit] = [node for node in ast.walk(ast.parse(exported.text)) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name) and node.func.id == "ClearToolUsesEdit"]
+    values = {kw.arg: ast.literal_eval(kw.value) for kw in edit.keywords}
+    assert values["exclude_tools"] == ("web_search", "Read", "run_tests")
+    summary = export("langchain-summarization", settings=KEEP, form="langchain")
+    assert any("Keep verbatim (Read, run_tests) has no field" in note for note in summary.notes)
+    assert not any("Keep verbatim" in note for note in export("langchain-clear-tool-uses", form="langchain").notes)

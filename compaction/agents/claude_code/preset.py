@@ -81,13 +81,13 @@ def _claude_code(params: dict):
         reserve = params["output_reserve_tokens"] or rules.output_reserve_for(version)
         return (params["window_tokens"] or log_window(history)) - reserve - params["buffer_tokens"]
 
-    def clears_near(history: History, counting: bool, tokens, limit: int) -> bool:
+    def clears_near(history: History, parted: bool, tokens, limit: int) -> bool:
         """`on`: the 2.0.76 rule at every call; `auto`: where the log shows the agent cleared, once the
         histories part (before, the log's own counts hold the drop)."""
         switch = params["warning_microcompact"]
         if switch == "on":
             return tokens(history) >= limit - rules.WARNING_BELOW_THRESHOLD
-        return switch == AUTO and counting and next_index(history) in dropped_calls(history, rules.WARNING_MIN_SAVING)
+        return switch == AUTO and parted and next_index(history) in dropped_calls(history, rules.WARNING_MIN_SAVING)
 
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         version = chosen or _log_version(history)
@@ -101,10 +101,12 @@ def _claude_code(params: dict):
             acted.append("persist")
             events += persisted
         # while the history is what the agent sent (before the log's first compaction, nothing changed), its
-        # tokens are the log's (and at the first call after it, preTokens); from the first change or past that
-        # call, the log's own growth
-        counting = bool(acted) or call > _after_first_boundary(history) or \
-            (history.known_tokens is None and _changed(history))
+        # tokens are the log's (and at the first call after it, preTokens). Past that call the histories part,
+        # but until the preset changes something its history is the uncompacted one, measured as no
+        # compaction is (so a preset that never acts sends exactly what no compaction sends); from its
+        # first change on, the log's own growth
+        parted = bool(acted) or call > _after_first_boundary(history)
+        counting = bool(acted) or (history.known_tokens is None and _changed(history))
 
         def tokens(of: History) -> int:
             if counting and of.known_tokens is None:
@@ -128,7 +130,7 @@ def _claude_code(params: dict):
         limit = threshold(history, version)
         if params["warning_microcompact"] != "off" and history.messages:
             history, cleared = clear_near_threshold(history, near, compactable,
-                                                    clears_near(history, counting, tokens, limit), rules.WARNING_KEEP,
+                                                    clears_near(history, parted or counting, tokens, limit), rules.WARNING_KEEP,
                                                     rules.WARNING_MIN_SAVING, CLEARED, "microcompact")
             if cleared:
                 acted.append("microcompact")

@@ -91,7 +91,8 @@ def pipeline_call(running: RunningHistory, reads: SettingsReads, store: OutputSt
         return CallDone(tuple(acted), tuple(events), size)
     reads.value("context_limit")  # the summary's reason names it
     before = running.snapshot()
-    summary = compact_history(before, summarizer, store, l4_reason(before, reads.settings)[1])
+    summary = compact_history(before, summarizer, store, l4_reason(before, reads.settings)[1],
+                              settings=reads.settings)
     if summary.history is not before:
         running.reset(summary.history)
     acted.append("L4")
