@@ -25,10 +25,12 @@ their parents), from the replay's own JSON (`replay --json` computes the same):
   context before the first boundary (target: 3 %); and the live forecast's error (forecast_real_logs.py: the
   `calls_left` of `compaction watch --json` less the calls that were left) 20, 10 and 5 calls before it
   (target: within max(3, 30 %) of the truth).
-The summary counts them by version: the rules changed with it (measures in the preset's notes).
+The summary counts them by version (the rules changed with it: measures in the preset's notes), then on two
+halves of the files chosen by their names, so that a rule fitted to some files shows.
 """
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -169,15 +171,22 @@ def forecast_words(errors: dict | None) -> str:
     return "/".join("-" if errors.get(d) is None else f"{errors[d]:+d}" for d in BEFORE)
 
 
-def summary_by_version(rows: list[dict]) -> list[dict]:
-    """Per series of versions: the log's auto compactions, those the preset matched within 3 calls, those
-    whose first call after it carried within 10 % of the recorded context (of those with a call after)."""
+def half(name: str) -> str:
+    """One of two halves of the files, fixed by the name alone (so a rule fitted to some files shows)."""
+    return f"half {int(hashlib.md5(name.encode()).hexdigest(), 16) % 2 + 1}"
+
+
+def summary_by_version(rows: list[dict], group_of=lambda row: series(row["version"]),
+                       order: tuple[str, ...] = tuple(name for _, name in SERIES) + ("-",)) -> list[dict]:
+    """Per series of versions (or `group_of`): the log's auto compactions, those the preset matched within 3
+    calls, those whose first call after it carried within 10 % of the recorded context (of those with a
+    call after)."""
     groups: dict[str, dict] = {}
     for row in rows:
         for rank, pair in enumerate(row.get("compactions", ())):
             if pair["trigger"] != "auto" or pair["log_call"] is None:
                 continue
-            group = groups.setdefault(series(row["version"]), {"logs": set(), "compactions": 0, "within_3": 0,
+            group = groups.setdefault(group_of(row), {"logs": set(), "compactions": 0, "within_3": 0,
                                                                 "later": 0, "later_within_3": 0,
                                                                 "after_known": 0, "after_within_10": 0,
                                                                 "forecast_points": 0, "forecast_near": 0,
@@ -195,7 +204,6 @@ def summary_by_version(rows: list[dict]) -> list[dict]:
                 group["forecast_points"] += 1
                 group["forecast_near"] += error is not None and close(distance + error, distance)
                 group["forecast_errors"][distance].append(error)
-    order = [name for _, name in SERIES] + ["-"]
     return [{"series": name, **{k: (len(v) if k == "logs" else v) for k, v in groups[name].items()}}
             for name in order if name in groups]
 
@@ -231,7 +239,8 @@ def print_summary(rows: list[dict]) -> None:
               f"{k} {v}" for k, v in r["changed_before"].items() if v) for r in changed))
     print(f"\n{'versions':<14} {'logs':>4} {'auto compactions':>16} {'within 3 calls':>14} {'of the later ones':>17} "
           f"{'first call after within 10 %':>28} {'forecast within max(3, 30 %)':>28} {'median error 20/10/5':>20}")
-    for group in summary_by_version(good):
+    for group in summary_by_version(good) + summary_by_version(good, lambda row: half(row["file"]),
+                                                               ("half 1", "half 2")):
         print(f"{group['series']:<14} {group['logs']:>4} {group['compactions']:>16} {group['within_3']:>14} "
               f"{group['later_within_3']:>10} of {group['later']:>3} {group['after_within_10']:>20} of "
               f"{group['after_known']:>4} {group['forecast_near']:>20} of {group['forecast_points']:>4} "

@@ -5,7 +5,7 @@ reads left out), the plan and to-do list, the log's own attachment lines where i
 
 import pytest
 
-from compaction.agents.claude_code.after_compaction import first_call_after, learnt_summary_chars
+from compaction.agents.claude_code.after_compaction import BASE_SHOWN, first_call_after, learnt_summary_chars
 from compaction.agents.claude_code.compacting import REREAD_OPENING
 from compaction.agents.claude_code.recent_files import recent_files
 from compaction.importers import load_conversation
@@ -120,3 +120,55 @@ def test_the_preset_carries_on_with_what_the_first_call_after_is_expected_to_car
     later = [c for c in result.calls if c.index > first_after.index]
     recorded = [recorded_context(conversation.usage[c.index]) for c in [first_after, *later]]
     assert [c.tokens - first_after.tokens for c in later] == [r - recorded[0] for r in recorded[1:]]
+
+
+def test_a_file_read_in_parts_comes_back_as_long_as_its_furthest_line():
+    """Claude Code reads the whole file again; the log showed lines 1-100 and 250-279 (numbered with a tab, as
+    2.1 numbers them), so the file is taken as 279 lines at the mean length of the lines seen."""
+    late = "".join(f"{n}\t{'x' * 38}\n" for n in range(250, 280))
+    early = "".join(f"{n}\t{'y' * 50}\n" for n in range(1, 101))
+    messages = [{"role": "user", "content": "Tidy the view."},
+                _use(1, "Read", file_path="/app/view.xml", offset=250, limit=30), _result(1, late),
+                _use(2, "Read", file_path="/app/view.xml", offset=1, limit=100), _result(2, early)]
+    [found] = recent_files(messages)
+    chars, lines = len(late) + len(early), late.count("\n") + 1 + early.count("\n") + 1
+    assert found.chars == round(279 * chars / lines) and found.lines == 279
+    # a whole read after them says what the file is
+    whole = messages + [_use(3, "Read", file_path="/app/view.xml"), _result(3, "z" * 900)]
+    assert recent_files(whole)[0].chars == 900 and recent_files(whole)[0].lines == 1
+
+
+def _log_whose_fixed_part_dropped(tmp_path):
+    """A 2.1.41 session whose first call carries 100,000 tokens (its tools) and whose first call after its
+    compaction carries 40,000 (the tools deferred to a tool search), then grows to a second compaction."""
+    log = LogLines("2.1.41", model="claude-sonnet-4-5-20250929")
+    log.prompt("Sort the reports.")
+    context = 100_000
+    while context < 167_000:
+        log.call(context, "Read", {"file_path": f"/app/r{context}.md"}, "r" * 40_000)
+        context += 11_000
+    log.compaction(context, "Summary:\n1. Primary Request and Intent: sort the reports. " + "s" * 9_000)
+    context = 40_000
+    while context < 167_000:
+        log.call(context, "Read", {"file_path": f"/app/q{context}.md"}, "q" * 40_000)
+        context += 11_000
+    log.compaction(context, "Summary:\n1. Primary Request and Intent: sort the reports. " + "t" * 9_000)
+    log.call(41_000, "Bash", {"command": "make"}, "ok")
+    log.answer(41_500)
+    return load_conversation(log.write(tmp_path))
+
+
+def test_a_later_compaction_carries_the_fixed_part_the_earlier_one_showed(tmp_path):
+    conversation = _log_whose_fixed_part_dropped(tmp_path)
+    first, second = conversation.metadata["compact_boundaries"]
+    result = replay(conversation, strategy="claude-code")
+    compacted = [c for c in result.calls if "auto_compact" in c.acted]
+    assert compacted[0].index > first["index"] and "the session's first call" in \
+        [e for e in compacted[0].events if getattr(e, "layer", "") == "auto_compact"][0].reason
+    # the first compaction could know no better than the first call; from the next one on, the log showed it
+    [summary] = [e for e in compacted[1].events if getattr(e, "layer", "") == "auto_compact"]
+    assert BASE_SHOWN in summary.reason
+    log_after = recorded_context(conversation.usage[next(i for i, m in enumerate(conversation.messages)
+                                                          if i > second["index"] and m["role"] == "assistant")])
+    assert abs(compacted[1].tokens / log_after - 1) <= 0.10
+    assert compacted[0].tokens > 2 * log_after  # where the fixed part of the first call still counted

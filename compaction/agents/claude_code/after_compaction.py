@@ -38,6 +38,7 @@ SUMMARY_CHARS = (((1, 0, 0), 8_816, 20), ((2, 0, 0), 9_946, 57), ((2, 1, 0), 10_
 SKILL_START = "Base directory for this skill:"  # the user line a Skill call expands to
 ATTACHED = ("plan_file_reference", "plan_mode", "invoked_skills")  # what a compaction adds besides files
 FILES = ("file", "compact_file_reference")
+BASE_SHOWN = "as the log's newest compaction showed it"  # base_source of a base that compacting.py measured
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,11 @@ class FirstCallAfter:
 
     def part(self, name: str) -> int:
         return dict(self.parts).get(name, 0)
+
+
+def text_rate(tokens_per_char: float | None) -> float:
+    """The rate at which text (a summary, a file) counts: the session's calibration, unless bent."""
+    return tokens_per_char if tokens_per_char and tokens_per_char >= LEAST_TEXT_RATE else DEFAULT_TOKENS_PER_CHAR
 
 
 def learnt_summary_chars(version: str | None) -> tuple[int, str]:
@@ -93,7 +99,7 @@ def _file_tokens(files: list[RecentFile], version: str | None, per_char: float) 
     total = count = 0
     for file in files:
         chars = file.chars if file.chars is not None else 4_900
-        lines = file.text.count("\n") + 1 if file.text else chars // 45
+        lines = file.lines or chars // 45
         tokens = per_char * chars
         if per_char * (chars - LINE_NUMBER_CHARS * lines) > rules.RESTORE_TOKENS_PER_FILE:
             if not path_only:
@@ -158,7 +164,8 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
                      base_tokens: int | None = None, summary_chars: int | None = None,
                      attachments: list[dict] | None = None,
                      start_attachments: list[dict] | None = None, recent: list[RecentFile] | None = None,
-                     plan_and_todos_chars: tuple[int, int] | None = None) -> FirstCallAfter:
+                     plan_and_todos_chars: tuple[int, int] | None = None,
+                     base_source: str | None = None) -> FirstCallAfter:
     """The expected tokens of the first call after Claude Code `version` compacts `messages` (every
     message of the session so far, in API form: the log's own, its earlier summaries included).
 
@@ -171,14 +178,14 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
     (its metadata "start_attachments"). A reader that keeps no messages (the live forecast) gives what they
     would show instead: `recent`, the files re-attached (newest first), and `plan_and_todos_chars`, the
     characters of the last plan presented and of the last to-do list written."""
-    per_char = tokens_per_char if tokens_per_char and tokens_per_char >= LEAST_TEXT_RATE else DEFAULT_TOKENS_PER_CHAR
+    per_char = text_rate(tokens_per_char)
     if base_tokens is None:
         base_tokens = base_from_first_call(messages, first_call_tokens, first_call_index, per_char,
                                            start_attachments) if first_call_tokens else 0
         base_words = (f"system prompt and tools {base_tokens:,} (the session's first call, {first_call_tokens:,}, "
                       "less its prompt)" if first_call_tokens else "system prompt and tools unknown (no call recorded)")
     else:
-        base_words = f"system prompt and tools {base_tokens:,}"
+        base_words = f"system prompt and tools {base_tokens:,}" + (f" ({base_source})" if base_source else "")
     if summary_chars is None:
         summary_chars, source = learnt_summary_chars(version)
         summary_words = f"summary {round(per_char * summary_chars):,} ({source}: the log does not hold it)"

@@ -11,7 +11,12 @@ latest content in the log (cut to Claude Code's limit), so what survives the com
 from bisect import bisect_left
 
 from compaction.agents.claude_code import rules
-from compaction.agents.claude_code.after_compaction import FirstCallAfter, first_call_after
+from compaction.agents.claude_code.after_compaction import (
+    BASE_SHOWN,
+    FirstCallAfter,
+    first_call_after,
+    text_rate,
+)
 from compaction.agents.claude_code.markers import SUMMARY_PREFIX
 from compaction.agents.claude_code.recent_files import RecentFile, path_key, recent_files
 from compaction.layers.summary import summarize_into
@@ -61,12 +66,43 @@ def expected_after(history: History, index: int, version: str | None) -> FirstCa
     summary = prepared.sizes[own["index"]] if own is not None and own["index"] in history.recorded.agent_summaries \
         else None
     calibration = history.calibration
+    per_char = calibration.tokens_per_char if calibration else None
+    shown = _base_shown(history, index, version)
     return first_call_after(
         originals[:index], version, first_call_tokens=recorded_context(usage[first]) if first is not None else None,
-        first_call_index=first or 0, tokens_per_char=calibration.tokens_per_char if calibration else None,
-        base_tokens=None if first is not None else history.token_model.tokens(history.overhead),
+        first_call_index=first or 0, tokens_per_char=per_char,
+        base_tokens=shown if shown is not None or first is not None else history.token_model.tokens(history.overhead),
+        base_source=BASE_SHOWN if shown is not None else None,
         summary_chars=summary, attachments=own.get("attachments") if own is not None else None,
         start_attachments=list(history.recorded.start_attachments))
+
+
+def _base_shown(history: History, index: int, version: str | None) -> int | None:
+    """What every call carries besides the conversation (system prompt, tools, what Claude Code loads at
+    start) as the log's newest compaction before the call at `index` shows it: the first call after that
+    compaction, less what the model says it carried besides (summary, files, plan, to-do list) and the
+    messages sent before it. None when the log shows no such call before `index`.
+
+    The system prompt and tools change within a session (MCP servers connected, tools deferred to a tool
+    search, a model switch: real sessions went from 168,900 to about 38,000 tokens at a compaction), and
+    what Claude Code loads at start is re-injected as it is then; the session's own figure holds both."""
+    usage, calls = history.recorded.usage, _calls(history)
+    shown: list[tuple[int, int]] = []  # (the first call after a compaction, the compaction's index)
+    for boundary in history.recorded.boundaries:
+        at = boundary.get("index") if isinstance(boundary, dict) else None
+        if not isinstance(at, int) or bisect_left(calls, at) >= len(calls):
+            continue
+        call = calls[bisect_left(calls, at)]
+        if call < index and call < len(usage) and recorded_context(usage[call]):
+            shown.append((call, at))
+    if not shown:
+        return None
+    call, at = max(shown)
+    before = _after(history, at, version)
+    calibration = history.calibration
+    per_char = text_rate(calibration.tokens_per_char if calibration else None)
+    sent = sum(history.prepared.sizes[i] + 2 for i in range(at + 1, call))  # after the summary, before the call
+    return max(round((recorded_context(usage[call]) or 0) - (before.tokens - before.part("base")) - per_char * sent), 0)
 
 
 def _after(history: History, index: int, version: str | None) -> FirstCallAfter:

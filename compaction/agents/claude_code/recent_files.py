@@ -9,6 +9,7 @@ plan only read comes back as a file, as one 2.1.121 log shows) and the memory fi
 `file` attachments follow the log's reads and edits in this order (tests/engine/test_claude_code_after.py).
 """
 
+import re
 from dataclasses import dataclass
 
 from compaction.importers.fields import list_at, object_at
@@ -22,6 +23,7 @@ PATH_KEYS = ("file_path", "notebook_path", "path")
 LEFT_OUT = ("memory.md",)  # the auto-memory index, re-injected with the system prompt
 PLANS = "/.claude/plans/"  # where Claude Code writes the session's plan: re-attached as the plan, not a file
 LINE_NUMBER_CHARS = 7  # "   123→": a Read result's number before each line
+_LINE_NUMBER = re.compile(r"^\s*(\d+)(?:→|\t)")  # how a Read result numbers its lines (2.0: "→", 2.1: a tab)
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ class RecentFile:
     path: str
     chars: int | None  # characters re-reading it would give (line numbers included); None: not known
     text: str | None  # its latest content in the log, when the log holds it
+    lines: int | None = None  # its lines, as far as the log shows them
 
 
 def path_key(path: str) -> str:
@@ -71,13 +74,31 @@ def size_after(name: str, given: dict, result_text: str, known: int | None) -> i
     return None
 
 
+def _last_line(text: str, given: dict) -> int:
+    """The number of the last line a partial Read returned (its own numbering, else offset + lines)."""
+    lines = text.rstrip("\n").split("\n")
+    found = next((m for m in (_LINE_NUMBER.match(line) for line in reversed(lines)) if m), None)
+    if found:
+        return int(found.group(1))
+    offset = given.get("offset")
+    return (offset if isinstance(offset, int) else 1) + len(lines) - 1
+
+
+def _partial_size(seen: tuple[int, int, int], text: str, given: dict) -> tuple[int, int, int]:
+    """(characters, lines, last line) of a file's partial reads so far, this one added."""
+    chars, lines, last = seen
+    return chars + len(text), lines + text.count("\n") + 1, max(last, _last_line(text, given))
+
+
 def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
     """The `limit` files Claude Code would re-attach after `messages`, newest first."""
     uses: dict[str, dict] = {}
     latest: dict[str, tuple[int, str]] = {}  # key -> (order, path as written)
     sizes: dict[str, int | None] = {}
     texts: dict[str, str | None] = {}
+    line_counts: dict[str, int] = {}
     plans: set[str] = set()
+    partial: dict[str, tuple[int, int, int]] = {}  # key -> (characters, lines, last line) of its partial reads
     order = 0
     for message in messages:
         for use in tool_uses(message):
@@ -89,16 +110,25 @@ def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
             if called is None or path is None or result.get("is_error") is True:
                 continue
             name, given, key = str(called.get("name", "")), object_at(called, "input"), path_key(path)
-            text = content_text(result.get("content", "")) if tool_names_match(name, READERS) else ""
-            if not tool_names_match(name, READERS + EDITORS) and \
-                    not (tool_names_match(name, WRITERS) and isinstance(given.get("content"), str)):
-                continue
-            sizes[key] = size_after(name, given, text, sizes.get(key))
             if tool_names_match(name, READERS):
-                partial = "offset" in given or "limit" in given
-                texts[key] = text if not partial or texts.get(key) is None else texts[key]
-            elif tool_names_match(name, WRITERS):
-                texts[key] = given["content"]
+                text = content_text(result.get("content", ""))
+                if "offset" in given or "limit" in given:
+                    # re-reading gives the whole file: as long as the furthest line seen, at the lines' mean
+                    chars, lines, last = partial[key] = _partial_size(partial.get(key, (0, 0, 0)), text, given)
+                    sizes[key] = max(len(text), sizes.get(key) or 0, round(last * chars / max(lines, 1)))
+                    texts[key] = text if texts.get(key) is None else texts[key]
+                    line_counts[key] = max(last, line_counts.get(key, 0))
+                else:
+                    sizes[key], texts[key], line_counts[key] = len(text), text, text.count("\n") + 1
+                    partial.pop(key, None)
+            elif tool_names_match(name, WRITERS) and isinstance(given.get("content"), str):
+                sizes[key], texts[key] = _numbered_chars(given["content"]), given["content"]
+                line_counts[key] = given["content"].count("\n") + 1
+                partial.pop(key, None)
+            elif tool_names_match(name, EDITORS):
+                sizes[key] = _edited(sizes.get(key), given)
+            else:
+                continue
             if PLANS in key and not tool_names_match(name, READERS):
                 plans.add(key)
             order += 1
@@ -108,5 +138,5 @@ def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
         if len(found) >= limit:
             break
         if key.rsplit("/", 1)[-1] not in LEFT_OUT and key not in plans:
-            found.append(RecentFile(path, sizes.get(key), texts.get(key)))
+            found.append(RecentFile(path, sizes.get(key), texts.get(key), line_counts.get(key)))
     return found
