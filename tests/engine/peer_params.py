@@ -69,7 +69,8 @@ IDLE = {
                  "max_bytes": 1_000_000_000, "persist_threshold": 1_000_000_000},
     "masking": {"window": 1_000_000},
     "summary_keep_last": {"trigger": 100_000_000},
-    "claude-code": {"window_tokens": 10_000_000, "persist_threshold": 1_000_000_000},
+    "claude-code": {"window_tokens": 10_000_000, "persist_threshold": 1_000_000_000,
+                    "warning_microcompact": "off"},  # else it clears where the log shows the agent did
     "anthropic-clear-tool-uses": {"trigger": 10_000_000},
     "anthropic-clear-thinking": {"keep_all": True},
     "anthropic-compact": {"trigger": 10_000_000},
