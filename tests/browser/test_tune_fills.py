@@ -6,6 +6,8 @@ import pytest
 from browser_helpers import CELLS_ON_SCREEN, expect_no_exception, open_nav_page, wait_idle
 from playwright.sync_api import expect
 
+from dashboard.render.heat_colors import DARK_TEXT, LIGHT_TEXT, text_colors
+
 pytestmark = pytest.mark.browser
 
 
@@ -29,5 +31,12 @@ def test_the_heatmap_fills_as_cells_are_done(app_page):
     wait_idle(page, 60_000)
     open_nav_page(page, "Tune", "Tune")  # the same grid again: whole at once
     assert page.evaluate(CELLS_ON_SCREEN) == 100
+    # the colour bar names its unit, and each cell's text is white or black, whichever reads on its cell
+    drawn = page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").first.evaluate(
+        "plot => ({bar: plot.data[0].colorbar.title.text, ticks: plot.data[0].colorbar.tickformat,"
+        " colors: plot.data[1].textfont.color, texts: plot.data[1].text, z: plot.data[0].z.flat()})")
+    assert drawn["bar"] == "US$" and drawn["ticks"] == "$,.2f"
+    assert drawn["colors"] == text_colors(drawn["z"], "cost_usd") and len(drawn["texts"]) == 100
+    assert set(drawn["colors"]) == {LIGHT_TEXT, DARK_TEXT}  # white on the dark cells, black on the light
     expect(page.get_by_role("button", name="Apply to the sidebar")).to_be_visible()
     expect_no_exception(page)
