@@ -27,7 +27,7 @@ def distance_sentence(forecast: Forecast) -> str:
         f" (80 % likely {spread[0]:,} or more)"
     when = "before the next call" if forecast.calls_left == 1 else f"in about {forecast.calls_left:,} calls{within}"
     return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens to go, "
-            f"{when} at the session's pace of {growth:,.0f} tokens per call.")
+            f"{when}, counted by replaying the session's last growths (on average {growth:,.0f} tokens per call).")
 
 
 def cost_sentence(forecast: Forecast) -> str | None:
