@@ -135,7 +135,7 @@ async def _session(browser, url: str, upload: Path, expected: dict[str, str], re
 
         async def upload_and_open_pipeline() -> None:
             await page.get_by_role("tab", name="Upload a file").click()
-            await page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(upload))
+            await page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(upload), timeout=STEP_TIMEOUT_MS)
             await expect(page.get_by_text(f"Loaded: {upload.name}")).to_be_visible(timeout=STEP_TIMEOUT_MS)
             await page.locator("[data-testid='stSidebarNav'] a", has_text="Pipeline").click()
 
