@@ -15,6 +15,7 @@ from compaction.importers.formats import (
     CATCH_ALL,
     all_formats,
     choices,
+    detect_binary,
     detect_document,
     detect_lines,
     detect_text,
@@ -56,8 +57,13 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
 
 
 def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversation:
-    """Run `key` of an evaluation output file, as a conversation of its own; `name` labels it in messages.
-    ConversationError when the line no longer holds that run, or the run cannot be read."""
+    """Run `key` of an evaluation output file (or session `key` of a file of several, read by its format),
+    as a conversation of its own; `name` labels it in messages. ConversationError when the line no longer
+    holds that run, or the run cannot be read."""
+    listed = find(key.format) if key.format else None
+    if listed is not None and listed.load_session is not None:
+        with collector_paused():
+            return listed.load_session(Path(path), key, name or Path(path).name)
     data, label = read_source(path, name)
     row = run_line(data, key, label)
     found = detect_lines([(key.line, row)])
@@ -73,6 +79,9 @@ def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversa
 
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     """The conversation, and whether orjson parsed all of it (one document)."""
+    binary = detect_binary(data) if chosen is None else chosen if chosen.binary and chosen.binary(data) else None
+    if binary is not None and binary.load_bytes is not None:
+        return binary.load_bytes(data, label), False
     text_format = chosen if chosen is not None and chosen.load_text is not None else None
     if text_format is None and chosen is None and data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"["):
         text_format = _text_format(data)
