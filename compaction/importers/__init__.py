@@ -48,6 +48,10 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(choices())}")
     data, label = read_source(source, name)
     check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
+    binary = detect_binary(data) if chosen is None else chosen if chosen.binary and chosen.binary(data) else None
+    if binary is not None and binary.load_bytes is not None:  # a database: read from its path where it has one
+        with collector_paused():
+            return binary.load_bytes(data, label, None if isinstance(source, bytes | bytearray) else Path(source))
     with collector_paused():
         conversation, by_orjson = _parse(data, label, chosen)
     # orjson refuses lone surrogates: only text the standard parser read can hold one
@@ -79,9 +83,6 @@ def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversa
 
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     """The conversation, and whether orjson parsed all of it (one document)."""
-    binary = detect_binary(data) if chosen is None else chosen if chosen.binary and chosen.binary(data) else None
-    if binary is not None and binary.load_bytes is not None:
-        return binary.load_bytes(data, label), False
     text_format = chosen if chosen is not None and chosen.load_text is not None else None
     if text_format is None and chosen is None and data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"["):
         text_format = _text_format(data)

@@ -39,9 +39,10 @@ class Format:
     document_rank: int = 500  # detection order among the document sniffers, lowest first
     lines_rank: int = 500  # and among the JSON lines sniffers
     aliases: tuple[str, ...] = ()  # other names `--format` accepts for it
-    # a binary file (a database): its recogniser of the bytes, and the reading of the whole file
+    # a binary file (a database): its recogniser of the bytes, and the reading of the whole file (its bytes, a
+    # label, and its path when it has one: a database is read where it lies, with the files beside it)
     binary: Callable[[bytes], bool] | None = None
-    load_bytes: Callable[[bytes, str], Conversation] | None = None
+    load_bytes: Callable[[bytes, str, Path | None], Conversation] | None = None
     # a file that may hold several sessions: their keys (importers/runs.py), and the reading of one of them
     sessions: Callable[[Path], tuple] | None = None
     load_session: Callable[[Path, Any, str], Conversation] | None = None

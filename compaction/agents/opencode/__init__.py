@@ -1,9 +1,15 @@
-"""OpenCode (sst/opencode): its sessions as exports, its database and its older JSON files (log/), its
-preset (preset.py: overflow at the usable window, pruning of old tool outputs), its opencode.json
-`compaction` settings as the export form (export_form.py) and Tune's knobs (knobs.py)."""
+"""OpenCode (sst/opencode, now anomalyco/opencode): its sessions as exports, its database and its older
+JSON files (log/), its preset (preset.py: a summary at the usable window; prune.py: old tool outputs
+cleared when a turn ends), its opencode.json as the export form (export_form.py), Tune's knobs, and the
+words its compaction leaves (markers.py).
+
+A database holds every session of every project: a corpus lists each (log.sessions). OpenCode keeps it in
+~/.local/share/opencode/ with its older storage folder, and the Live page has no reader of it."""
 
 from compaction.agents.base import Agent
-from compaction.agents.opencode import log
+from compaction.agents.opencode import export_form, knobs, log, preset
+from compaction.agents.opencode.markers import PRUNED, SUMMARY_PREFIX
+from compaction.export.base import Form
 from compaction.importers.formats import Format
 
 NAME, TITLE = log.FORMAT, "OpenCode"
@@ -14,4 +20,11 @@ AGENT = Agent(
                     "session file of its older storage folder", (".json", ".db"), log.from_json, None,
                     log.looks_like_document, document_rank=250, binary=log.database.is_database,
                     load_bytes=log.load_bytes, sessions=log.sessions, load_session=log.load_session),),
+    presets=preset.SPECS,
+    own_preset=NAME,
+    knobs=knobs.KNOBS,
+    forms=(Form(NAME, "OpenCode opencode.json", "OpenCode's opencode.json compaction settings (opencode)",
+                export_form.STRATEGIES, export_form.render),),
+    summary_prefixes=(SUMMARY_PREFIX,),
+    placeholders=(PRUNED,),
 )

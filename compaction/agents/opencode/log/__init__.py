@@ -39,12 +39,18 @@ def from_json(value: Any, label: str) -> Conversation:
     return _first(sessions_of(value, label), label)
 
 
-def load_bytes(data: bytes, label: str) -> Conversation:
-    with database.opened_bytes(data, label) as connection:
+def load_bytes(data: bytes, label: str, path: Path | None = None) -> Conversation:
+    """The database's first session: read where the file lies (its -wal file beside it applied), else from
+    its bytes (an upload), which hold what OpenCode had checkpointed."""
+    with database.opened(path, label) if path is not None else database.opened_bytes(data, label) as connection:
         rows = database.session_rows(connection, label)
         if not rows:
             raise ConversationError("the OpenCode database holds no session", where=label)
-        return _first([database.read_session(connection, rows[0], label)], label, len(rows))
+        loaded = _first([database.read_session(connection, rows[0], label)], label, len(rows))
+    if path is None and database.in_wal_mode(data):
+        loaded.warnings.append(LoadWarning("read without its -wal file (an upload): what OpenCode wrote since its "
+                                           "last checkpoint is not in it", kind="without_wal"))
+    return loaded
 
 
 def sessions(path: Path) -> tuple[RunKey, ...]:
@@ -147,12 +153,12 @@ def _metadata(session: Session, out: Assembled) -> dict:
         "compact_summary_indices": out.summaries,
         "calls": len(calls),
         "calls_without_usage": sum(1 for u in calls if u is None),
-        "logged_cost_usd": round(sum(u.get("cost_usd", 0.0) for u in calls if u), 9),
+        "logged_cost_usd": round(sum((u.get("cost_usd", 0.0) for u in calls if u), 0.0), 9),
         "compaction_calls": len(out.compaction_calls),
-        "compaction_cost_usd": round(sum(u.get("cost_usd", 0.0) for u in summary_calls), 9),
+        "compaction_cost_usd": round(sum((u.get("cost_usd", 0.0) for u in summary_calls), 0.0), 9),
         **{name: out.counts.get(name, 0) for name in (
             "failed_compactions", "compactions_without_summary", "pruned_tool_outputs", "interrupted_tools",
-            "empty_steps", "empty_user_messages", "messages_of_no_role")},
+            "empty_steps", "empty_user_messages", "messages_of_no_role", "prompts_after_results")},
     }
 
 

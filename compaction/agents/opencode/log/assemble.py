@@ -7,7 +7,8 @@ off) takes the message's own tokens when it is the message's only step, else has
 
 A compaction is a user message holding a `compaction` part (`auto`, `overflow`) answered by an assistant
 message with `summary: true` (mode and agent "compaction"): the summary call, whose text is what the next
-calls read after "What did we do so far?". It becomes one user message holding the summary, the boundary
+calls read after "What did we do so far?". It becomes one user message, that question and the summary
+(as the lab writes a summary: markers.py), the boundary
 (`compact_boundaries`, trigger auto or manual, pre_tokens: what the summary call read), and the summary
 call is counted apart (`compaction_calls`, its tokens and cost), as the lab counts an agent's summary call.
 """
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 
 from compaction.agents.opencode.log import parts as blocks
 from compaction.agents.opencode.log.session import Message, Session
+from compaction.agents.opencode.markers import SUMMARY_PREFIX
 from compaction.importers.usage import count
 from compaction.model.conversation import LoadWarning
 
@@ -73,7 +75,7 @@ class Walk:
     def count(self, name: str, amount: int = 1) -> None:
         self.out.counts[name] = self.out.counts.get(name, 0) + amount
 
-    def _append(self, role: str, content: list, when: str | None, usage: dict | None = None) -> int:
+    def _append(self, role: str, content: list | str, when: str | None, usage: dict | None = None) -> int:
         self.out.messages.append({"role": role, "content": content})
         self.out.usage.append(usage)
         self.out.timestamps.append(when)
@@ -100,6 +102,12 @@ class Walk:
         content = [block for part in message.parts if (block := blocks.content_block(part)) is not None]
         if not content:
             self.count("empty_user_messages")
+            return
+        last = self.out.messages[-1] if self.out.messages else None
+        if last is not None and last["role"] == "user" and isinstance(last["content"], list) \
+                and len(self.out.messages) - 1 not in self.out.summaries:
+            last["content"].extend(content)  # after a step's tool results: one user message, as the API is sent it
+            self.count("prompts_after_results")
             return
         self._append("user", content, _time(message.info))
 
@@ -166,7 +174,7 @@ class Walk:
         if call["failed"]:
             self.count("failed_compactions")
             return
-        index = self._append("user", [{"type": "text", "text": text}], _time(info))
+        index = self._append("user", f"{SUMMARY_PREFIX}\n\n{text}", _time(info))
         read = sum(usage[key] for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")) \
             if usage else None
         trigger = "unknown" if pending is None else "auto" if pending.get("auto") else "manual"

@@ -33,6 +33,10 @@ def is_database(data: bytes) -> bool:
         return False
 
 
+def in_wal_mode(data: bytes) -> bool:
+    return data[_WAL_MARKS] == _WAL
+
+
 @contextmanager
 def _opened_bytes(data: bytes) -> Iterator[sqlite3.Connection]:
     """An in-memory copy of the file's bytes (an upload has no path); the bytes given are not changed. A

@@ -69,7 +69,9 @@ def sessions_of(value: Any, label: str) -> list[Session]:
     if isinstance(value, list) and value and all(is_export(item) for item in value):
         return [_export(item, f"[{number}].", label) for number, item in enumerate(value)]
     if isinstance(value, list) and value and all(isinstance(item, dict) and "info" in item for item in value):
-        return [Session({}, _messages(value, "", label), "messages")]
+        messages = _messages(value, "", label)
+        named = next((m.info["sessionID"] for m in messages if isinstance(m.info.get("sessionID"), str)), None)
+        return [Session({"id": named} if named else {}, messages, "messages")]
     raise ConversationError(f"expected an OpenCode export ({{info, messages: [{{info, parts}}]}}), a list of them, "
                             f"or a session's messages ([{{info, parts}}]), got {kind_of(value)}", where=label)
 
