@@ -19,12 +19,13 @@ OUTPUT_TOKEN_MAX = 32_000  # transform.ts: OUTPUT_TOKEN_MAX (OPENCODE_EXPERIMENT
 COMPACTION_BUFFER = 20_000  # overflow.ts: the reserve below an input limit, at most the output's
 _TREE = "https://github.com/anomalyco/opencode/blob/{}/packages/opencode/src/"
 OVERFLOW = Source("anomalyco/opencode (formerly sst/opencode): packages/opencode/src/session/overflow.ts at 08f74b9, "
-                  "lines 6-29 (COMPACTION_BUFFER, usable, isOverflow: tokenCount >= usable)",
-                  _TREE.format("08f74b9bb5a7dac12b2624a9b1dba4abf7d5b3f2") + "session/overflow.ts#L6-L29")
-COMPACTION = Source("anomalyco/opencode: packages/opencode/src/session/compaction.ts at 001aa6c, lines 88-181 "
-                    "(PRUNE_MINIMUM 20_000, PRUNE_PROTECT 40_000, PRUNE_PROTECTED_TOOLS, prune; the summary "
-                    "message: mode and agent \"compaction\", summary: true)",
-                    _TREE.format("001aa6cc6a2164fe2e836df9f07d11debff1722d") + "session/compaction.ts#L88-L181")
+                  "line 6 (COMPACTION_BUFFER = 20_000), lines 8-18 (usable), 20-29 (isOverflow: tokenCount >= "
+                  "usable), 31-33 (tokenCount: total, else input + output + cache read + write)",
+                  _TREE.format("08f74b9bb5a7dac12b2624a9b1dba4abf7d5b3f2") + "session/overflow.ts#L6-L33")
+COMPACTION = Source("anomalyco/opencode: packages/opencode/src/session/compaction.ts at 001aa6c, lines 88-90 "
+                    "(PRUNE_MINIMUM = 20_000, PRUNE_PROTECT = 40_000, PRUNE_PROTECTED_TOOLS = [\"skill\"]) and "
+                    "146-194 (prune); process: the summary message (mode and agent \"compaction\", summary: true)",
+                    _TREE.format("001aa6cc6a2164fe2e836df9f07d11debff1722d") + "session/compaction.ts#L88-L194")
 TRANSFORM = Source("anomalyco/opencode: packages/opencode/src/provider/transform.ts (maxOutputTokens = "
                    "min(limit.output, OUTPUT_TOKEN_MAX) || OUTPUT_TOKEN_MAX, 32,000)",
                    _TREE.format("dev") + "provider/transform.ts")

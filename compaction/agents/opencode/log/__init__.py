@@ -67,7 +67,8 @@ def sessions(path: Path) -> tuple[RunKey, ...]:
             return _keys(listed) if len(listed) > 1 else ()
         if storage.is_stored_session(path):
             info = storage.read_stored(path, path.name).info
-            return _keys([(path.stem, info.get("title") if isinstance(info.get("title"), str) else path.stem)])
+            title = info.get("title")
+            return _keys([(path.stem, title if isinstance(title, str) else path.stem)])
         with path.open("rb") as handle:
             head = handle.read(_HEAD)
         if not head.lstrip().startswith(b"[") or b'"info"' not in head or b'"messages"' not in head:

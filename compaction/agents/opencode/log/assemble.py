@@ -15,10 +15,12 @@ call is counted apart (`compaction_calls`, its tokens and cost), as the lab coun
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from compaction.agents.opencode.log import parts as blocks
 from compaction.agents.opencode.log.session import Message, Session
 from compaction.agents.opencode.markers import SUMMARY_PREFIX
+from compaction.importers.fields import object_at
 from compaction.importers.usage import count
 from compaction.model.conversation import LoadWarning
 
@@ -42,8 +44,8 @@ def usage_of(tokens, cost, model) -> dict | None:
     OpenCode's input is what was not read from the cache, its output leaves the reasoning out."""
     if not isinstance(tokens, dict):
         return None
-    cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
-    found = {"input_tokens": count(tokens.get("input")), "cache_creation_input_tokens": count(cache.get("write")),
+    cache = object_at(tokens, "cache")
+    found: dict[str, Any] = {"input_tokens": count(tokens.get("input")), "cache_creation_input_tokens": count(cache.get("write")),
              "cache_read_input_tokens": count(cache.get("read")),
              "output_tokens": count(tokens.get("output")) + count(tokens.get("reasoning"))}
     if not any(found.values()):
@@ -56,8 +58,7 @@ def usage_of(tokens, cost, model) -> dict | None:
 
 
 def _time(info: dict) -> str | None:
-    times = info.get("time") if isinstance(info.get("time"), dict) else {}
-    created = times.get("created")
+    created = object_at(info, "time").get("created")
     if not isinstance(created, int | float) or isinstance(created, bool) or created <= 0:
         return None
     try:

@@ -12,6 +12,8 @@
 import json
 from typing import Any
 
+from compaction.importers.fields import object_at
+
 INTERRUPTED = "[Tool execution was interrupted]"  # message-v2.ts: a tool call still pending or running
 COMPACTION_QUESTION = "What did we do so far?"  # message-v2.ts: the compaction part as the person's text
 NOT_SENT = frozenset({"step-start", "step-finish", "snapshot", "patch", "retry"})
@@ -41,7 +43,7 @@ def content_block(part: dict) -> dict | None:
 
 
 def tool_use(part: dict, call_id: str) -> dict:
-    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    state = object_at(part, "state")
     given = state.get("input")
     return {"type": "tool_use", "id": call_id, "name": text(part.get("tool")) or "tool",
             "input": given if isinstance(given, dict) else {} if given is None else {"input": given}}
@@ -49,7 +51,7 @@ def tool_use(part: dict, call_id: str) -> dict:
 
 def tool_result(part: dict, call_id: str) -> tuple[dict, str]:
     """The result block, and the tool's status (completed, error, pending, running)."""
-    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    state = object_at(part, "state")
     status = text(state.get("status")) or "pending"
     if status == "completed":
         return {"type": "tool_result", "tool_use_id": call_id, "content": text(state.get("output"))}, status
@@ -61,6 +63,6 @@ def tool_result(part: dict, call_id: str) -> tuple[dict, str]:
 
 def pruned(part: dict) -> bool:
     """A tool output OpenCode's prune cleared: `state.time.compacted` set (the file keeps the output)."""
-    state = part.get("state") if isinstance(part.get("state"), dict) else {}
-    times = state.get("time") if isinstance(state.get("time"), dict) else {}
+    state = object_at(part, "state")
+    times = object_at(state, "time")
     return bool(times.get("compacted"))
