@@ -74,6 +74,11 @@ class RunKey:
     format: str | None = None  # a format that lists and reads the file's sessions itself (formats.py: sessions)
 
 
+# what a format's lister gives for a file that is a piece of a session read from another file (one message
+# of a storage folder): a corpus leaves it out
+PART_OF_A_SESSION = (RunKey(0, "a piece of a session read from another file"),)
+
+
 def instance_of(row: dict) -> str | None:
     found = row.get("instance_id")
     return found if isinstance(found, str) and found.strip() else None

@@ -185,6 +185,7 @@ def test_the_older_storage_files_read_as_the_export_does(tmp_path, old):
     from_export = load_conversation(EXPORT)
     assert (from_files.messages, from_files.usage) == (from_export.messages, from_export.usage)
     assert from_files.metadata["layout"] == "storage"
+    assert [item.name for item in discover(tmp_path)] == [f"{info.relative_to(tmp_path)} [Fix the date parser]"]
     part = next((tmp_path / "storage").rglob("prt_*.json"))
     with pytest.raises(ConversationError, match="one file of OpenCode's older storage"):
         load_conversation(part)

@@ -19,7 +19,7 @@ from compaction.agents.opencode.log.assemble import Assembled, Walk
 from compaction.agents.opencode.log.session import Session, looks_like, sessions_of
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
-from compaction.importers.runs import RunKey
+from compaction.importers.runs import PART_OF_A_SESSION, RunKey
 from compaction.importers.source import parse_document, read_source
 from compaction.model.conversation import Conversation, LoadWarning
 
@@ -65,6 +65,8 @@ def sessions(path: Path) -> tuple[RunKey, ...]:
                 rows = database.session_rows(connection, path.name)
             listed = [(row["id"], row["title"]) for row in rows]
             return _keys(listed) if len(listed) > 1 else ()
+        if storage.is_stored_piece_path(path):
+            return PART_OF_A_SESSION
         if storage.is_stored_session(path):
             info = storage.read_stored(path, path.name).info
             title = info.get("title")

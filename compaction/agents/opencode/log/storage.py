@@ -45,6 +45,14 @@ def _folders(info_path: Path) -> tuple[Path, Path] | None:
     return storage / "message" / session_id, storage / "part"
 
 
+def is_stored_piece_path(path: Path) -> bool:
+    """A message's or a part's own file where the storage keeps it (message/<session>/msg_*.json,
+    part/<message>/prt_*.json, or under session/ in the oldest layout), told by its path alone."""
+    parents = [folder.name for folder in path.parents][:3]
+    return path.suffix == ".json" and path.name.startswith((MESSAGE_PREFIX, PART_PREFIX)) \
+        and ("message" in parents[1:3] or "part" in parents[1:3])
+
+
 def is_stored_session(path: Path) -> bool:
     """A session info file whose messages lie beside it in a storage folder."""
     found = _folders(path) if path.name.startswith(SESSION_PREFIX) and path.suffix == ".json" else None
