@@ -11,6 +11,7 @@ from compaction.agents.opencode import export_form, knobs, log, preset
 from compaction.agents.opencode.markers import PRUNED, SUMMARY_PREFIX
 from compaction.export.base import Form
 from compaction.importers.formats import Format
+from compaction.measures.windows import rows
 
 NAME, TITLE = log.FORMAT, "OpenCode"
 
@@ -27,4 +28,8 @@ AGENT = Agent(
                 export_form.STRATEGIES, export_form.render),),
     summary_prefixes=(SUMMARY_PREFIX,),
     placeholders=(PRUNED,),
+    # the models of the real OpenCode logs read (OpenCode takes a model's limits from models.dev; the log
+    # does not record them): Moonshot's Kimi K2 thinking models
+    windows=rows("kimi-k2.5 kimi-k2.6", 256_000, "https://www.promptfoo.dev/docs/providers/moonshot/ (Kimi K2 "
+                 "thinking models, 256k context; docs.openclaw.ai/providers/moonshot: contextWindow 256000)"),
 )
