@@ -4,6 +4,7 @@ Streamlit or plotly inside compaction/."""
 
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
@@ -118,8 +119,10 @@ def test_every_module_imports_alone_in_a_fresh_interpreter():
     # package and forks a child for each module from that state (cheap: the package is not imported again).
     names = [name for name in MODULES if not name.endswith("__main__")]  # __main__ runs the command line
     assert "compaction" in names and "compaction.replay.loop" in names
+    # this checkout's engine, whichever the interpreter has installed
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", IMPORT_EACH], input=" ".join(names), capture_output=True, text=True,
-                          timeout=300, cwd="/")
+                          timeout=300, cwd="/", env=environment)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {}
 

@@ -22,7 +22,7 @@ class ReplayOptions:
     from_log: bool = True  # the tokens the log recorded are used where they are known
     keep_histories: bool = True  # each call's history is kept in the result (sweeps drop them)
     plain: bool = False  # the plain loop whatever the strategy (the same records, more slowly)
-    executor: Any = None  # a sweep's worker processes or Dask cluster (replay/parallel.py); None: here
+    executor: Any = None  # a sweep's worker processes or Dask cluster (sweep/parallel.py); None: here
 
     def given(self, **changes: Any) -> "ReplayOptions":
         """These options with `changes` (the names of the fields), refused by name when one is unknown."""

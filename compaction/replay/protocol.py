@@ -1,4 +1,4 @@
-"""A replay's per-call bookkeeping, one place for both loops (plain.py, incremental.py) and anything else
+"""A replay's per-call bookkeeping, one place for both loops (reference.py, incremental.py) and anything else
 that advances a history call by call: each loop only says how its history advances.
 
 What is kept here:

@@ -8,7 +8,7 @@ measures them as one conversation of their own (`Prepared`), sharing the message
 see an unchanged message as the original it is, as in a replay.
 """
 
-from compaction.agent.blocks import plain_message
+from compaction.client.blocks import plain_message
 from compaction.errors import ConversationError
 from compaction.layers.compact_tool import (
     answer_compact_call,

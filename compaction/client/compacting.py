@@ -22,9 +22,9 @@ they read them in the trace. So a replay of the trace makes the same decisions, 
 from collections.abc import Mapping
 from typing import Any
 
-from compaction.agent.blocks import response_message
-from compaction.agent.kept import KeptConversation
-from compaction.agent.trace import TraceWriter, event_record, sent_items
+from compaction.client.blocks import response_message
+from compaction.client.kept import KeptConversation
+from compaction.client.trace import TraceWriter, event_record, sent_items
 from compaction.errors import SettingsError
 from compaction.importers.trace import decision_count, last_response
 from compaction.importers.usage import from_anthropic
