@@ -49,9 +49,6 @@ def replay_reference(context: ReplayContext, settings: Settings, step: StepFunct
             history = carried
         if not protocol.joins(index):
             continue
-        history = history.derive(history.messages + [message], history.sizes + [prepared.sizes[index]],
-                                 history.origins + [index])
-        if protocol.compact_due(message):
-            history = protocol.compact_answered(history).history
+        history = protocol.take(history, message, prepared.sizes[index], index)
         protocol.turn_taken(index)
     return protocol.finish()
