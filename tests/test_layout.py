@@ -51,37 +51,6 @@ def test_the_top_level_names_the_architecture():
     assert {"model", "layers", "strategies", "replay", "measures", "importers", "llm", "storage", "cli"} <= set(packages)
 
 
-def test_no_import_cycle():
-    graph = {name: {target for target in imported(path) if target in MODULES and target != name}
-             for name, path in MODULES.items()}
-    cycles = []
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-
-    def visit(node: str, path: list[str]) -> None:
-        state[node] = 1
-        for target in sorted(graph[node]):
-            if state.get(target) == 1:
-                cycles.append(path[path.index(target):] + [target])
-            elif target not in state:
-                visit(target, [*path, target])
-        state[node] = 2
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node, [node])
-    assert not cycles, "\n".join(" -> ".join(cycle) for cycle in cycles[:10])
-
-
-SUBPACKAGES = sorted(path.name for path in ENGINE.iterdir() if (path / "__init__.py").is_file())
-
-
-def subpackage(module: str) -> str | None:
-    """The subpackage of the engine a module belongs to (compaction.replay.loop -> replay), or None for the
-    package's own top and its top-level modules (errors, version, ...)."""
-    parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in SUBPACKAGES else None
-
-
 def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
     """One cycle through each back edge met by a depth-first walk (none: the graph is acyclic)."""
     cycles, state = [], {}  # state: 1 on the current path, 2 done
@@ -99,6 +68,23 @@ def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in state:
             visit(node, [node])
     return cycles
+
+
+def test_no_import_cycle():
+    graph = {name: {target for target in imported(path) if target in MODULES and target != name}
+             for name, path in MODULES.items()}
+    cycles = cycles_of(graph)
+    assert not cycles, "\n".join(" -> ".join(cycle) for cycle in cycles[:10])
+
+
+SUBPACKAGES = sorted(path.name for path in ENGINE.iterdir() if (path / "__init__.py").is_file())
+
+
+def subpackage(module: str) -> str | None:
+    """The subpackage of the engine a module belongs to (compaction.replay.loop -> replay), or None for the
+    package's own top and its top-level modules (errors, version, ...)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in SUBPACKAGES else None
 
 
 def test_no_import_cycle_between_subpackages():

@@ -5,7 +5,7 @@ back from scratch. Here the history is a RunningHistory changed in place, the st
 incremental form (the registry's `incremental`, e.g. layers/incremental/pipeline.py), and every measure
 keeps its state from one call to the next: the running size, the first position a layer rewrote (the
 cache model's shared prefix), the untouched and rewritten messages (blind references), the uncompacted
-side's running total. What a call records is exactly what the plain loop records (tests/engine/
+side's running total. What a call records is exactly what the reference loop records (tests/engine/
 test_incremental_equivalence.py compares them call by call, histories included).
 
 `IncrementalReplay` advances one call at a time and can be copied between calls (checkpoint, resume), so

@@ -46,7 +46,7 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     references; artifact retention at the end. `prices` None prices each call as the log says (its
     model's row of the price table); given, every call is priced at them. A Conversation brings the usage
     and times the log recorded; a prepared History brings the token model calibrated on them.
-    `plain=True` runs the plain loop whatever the strategy (the same records, more slowly).
+    `plain=True` runs the reference loop (reference.py) whatever the strategy (the same records, more slowly).
     `from_log=False` estimates every call's tokens and cache use as if the log had recorded nothing but
     the fit of its token model (how far the models alone come, against the log: benchmarks).
     """

@@ -1,5 +1,5 @@
 """A sweep's cells run as branches that share the calls before they differ (sweep/branches.py): each
-cell's replay is exactly the replay of that cell alone by the plain loop, for grids over every pair of
+cell's replay is exactly the replay of that cell alone by the reference loop, for grids over every pair of
 the sliders' settings; and the sharing is real (fewer calls made than cells times calls)."""
 
 import itertools
