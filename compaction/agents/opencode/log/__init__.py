@@ -68,8 +68,7 @@ def sessions(path: Path) -> tuple[RunKey, ...]:
         if storage.is_stored_piece_path(path):
             return PART_OF_A_SESSION
         if storage.is_stored_session(path):
-            info = storage.read_stored(path, path.name).info
-            title = info.get("title")
+            title = storage.read_info(path, path.name).get("title")
             return _keys([(path.stem, title if isinstance(title, str) else path.stem)])
         with path.open("rb") as handle:
             head = handle.read(_HEAD)

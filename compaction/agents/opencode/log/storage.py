@@ -75,6 +75,11 @@ def read_stored(path: Path, label: str) -> Session:
     return Session(info, messages, "storage")
 
 
+def read_info(path: Path, label: str) -> dict:
+    """The session's info file alone (its title, for a corpus's list)."""
+    return _read(path, label)
+
+
 def _read(path: Path, label: str) -> dict:
     try:
         value = loads_line(path.read_bytes())
