@@ -120,9 +120,14 @@ OPENCODE = StrategySpec(
     ),
     make=_opencode, sources=(OVERFLOW, COMPACTION, TRANSFORM, CONFIG),
     reverse_engineered=(
-        "The count compared moved: input + cache read + output, strictly over the usable window, in 0.x; the "
-        "step's total (or input + output + cache read + write) at or over it since; the reserve below an input "
-        "limit (COMPACTION_BUFFER, compaction.reserved) came with 1.1.",
+        "The count compared moved: input + cache read + output, strictly over the context less the output room, "
+        "in compaction.ts isOverflow (as quoted in anomalyco/opencode issue #4416, Nov 2025); the step's total "
+        "(or input + output + cache read + write) at or over the usable window since, in overflow.ts (created in "
+        "commit 3aa28600, 2026-06-30, v1.17.12, issue #30649); the reserve below an input limit "
+        "(COMPACTION_BUFFER, compaction.reserved) came between the two.",
+        "Issue #30649 (open, Aug 2026): providers that report a cache read far over the prompt (DeepSeek, MiMo) "
+        "make every step overflow, and OpenCode compacts at a fraction of the window; the replay counts what the "
+        "log recorded, so such a log compacts where OpenCode did.",
         "Newer versions mark the compaction part with tail_start_id and an overflow flag and replay the person's "
         "message after the summary; the replay keeps nothing but the summary and the continue message.",
     ),
