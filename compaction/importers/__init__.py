@@ -47,11 +47,11 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     if format != "auto" and chosen is None:
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(choices())}")
     data, label = read_source(source, name)
-    check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
     binary = detect_binary(data) if chosen is None else chosen if chosen.binary and chosen.binary(data) else None
     if binary is not None and binary.load_bytes is not None:  # a database: read from its path where it has one
         with collector_paused():
             return binary.load_bytes(data, label, None if isinstance(source, bytes | bytearray) else Path(source))
+    check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
     with collector_paused():
         conversation, by_orjson = _parse(data, label, chosen)
     # orjson refuses lone surrogates: only text the standard parser read can hold one
