@@ -106,3 +106,19 @@ def test_opencode_json_carries_the_settings_and_the_limit_tuned():
     assert any("88,000 tokens" in note for note in tuned.notes)
     assert any("PRUNE_PROTECT" in note for note in export("opencode", {"prune_protect_tokens": 20_000},
                                                           form="opencode").notes)
+
+
+def test_the_prune_stops_at_a_summary_and_at_an_output_pruned_before():
+    summary = {"role": "user", "content": f"{SUMMARY_PREFIX}\n\nWe read the files."}
+    before = [*turn(0, [30_000, 30_000]), summary]  # outputs behind the summary are never counted again
+    messages = [*before, *turn(1, [15_000]), *turn(2, [1]), *turn(3, [1]), {"role": "user", "content": "x"}]
+    assert step(messages, WrittenSummary(), context_limit_tokens=10_000_000).acted == ()
+    cleared = turn(0, [30_000])
+    cleared[2] = {**cleared[2], "content": [{**cleared[2]["content"][0], "content": PRUNED}]}
+    again = [*turn(9, [30_000]), *cleared, *turn(1, [35_000]), *turn(2, [1]), *turn(3, [1]),
+             {"role": "user", "content": "x"}]
+    # newest first: 35,000 stays under 40,000, then the output pruned before stops the walk: turn 9's 30,000,
+    # which would pass 40,000 and be cleared, is not reached
+    assert step(again, WrittenSummary(), context_limit_tokens=10_000_000).acted == ()
+    assert step([*turn(9, [30_000]), *turn(1, [35_000]), *again[-9:]], WrittenSummary(),
+                context_limit_tokens=10_000_000).acted == ("mask",)
