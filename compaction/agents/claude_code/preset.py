@@ -70,6 +70,18 @@ def _after_first_boundary(history: History) -> int:
                 len(history.originals))
 
 
+def _threshold_at(params: dict, history: History, version: str | None) -> int:
+    reserve = params["output_reserve_tokens"] or rules.output_reserve_for(version)
+    return (params["window_tokens"] or log_window(history)) - reserve - params["buffer_tokens"]
+
+
+def auto_compact_limit(params: dict, history: History) -> int:
+    """The tokens at which the preset at `params` auto-compacts on the conversation `history` (the step's
+    own threshold, at the version it runs)."""
+    chosen = None if params["version"] == AUTO else params["version"]
+    return _threshold_at(params, history, chosen or _log_version(history))
+
+
 def _claude_code(params: dict):
     counted, idle, near = (memo_key(name, params) for name in ("claude-code", "claude-code-idle", "claude-code-near"))
     tools = tuple(params["microcompact_tools"])
@@ -78,8 +90,7 @@ def _claude_code(params: dict):
     chosen = None if params["version"] == AUTO else params["version"]
 
     def threshold(history: History, version: str | None) -> int:
-        reserve = params["output_reserve_tokens"] or rules.output_reserve_for(version)
-        return (params["window_tokens"] or log_window(history)) - reserve - params["buffer_tokens"]
+        return _threshold_at(params, history, version)
 
     def clears_near(history: History, parted: bool, tokens, limit: int) -> bool:
         """`on`: the 2.0.76 rule at every call; `auto`: where the log shows the agent cleared, once the
@@ -148,7 +159,9 @@ def _claude_code(params: dict):
                 else None
             if estimate is not None and estimate != history.context_tokens:
                 history = history.anchored(estimate, history.context_size)
-        return Step(history, tuple(acted), tuple(events))
+        # the threshold is read nowhere else unless the warning microcompact compares with it at every call
+        compared = None if params["warning_microcompact"] == "on" else (now, limit)
+        return Step(history, tuple(acted), tuple(events), compared=compared)
     return step
 
 
@@ -208,7 +221,8 @@ CLAUDE_CODE = StrategySpec(
         Param("microcompact_keep", 5, "int", "Newest results of those tools it keeps whole.", "tool results", 0,
               100_000),
     ),
-    make=_claude_code, rule=_rule, sources=SOURCES, reverse_engineered=REVERSE_ENGINEERED, notes=NOTES,
+    make=_claude_code, rule=_rule,
+    threshold_params=("window_tokens", "output_reserve_tokens", "buffer_tokens"), threshold=auto_compact_limit, sources=SOURCES, reverse_engineered=REVERSE_ENGINEERED, notes=NOTES,
 )
 
 SPECS = (CLAUDE_CODE,)
