@@ -189,7 +189,7 @@ def iter_local_cells(prepared: History, grid: list[list[GridCell]], step: StepFu
                                       follows_log=group[0][2].spec.follows_log)
         for (row, column), replayed in threshold_replays(context, group, counts):
             counts.by_threshold += 1
-            counts.left_to_loop.pop((row, column), None)
+            counts.left_to_loop[row, column] = TOGETHER
             yield row, column, cell_measures(replayed)
 
 
@@ -201,6 +201,7 @@ def _built_at(step: StepFunction, params: tuple) -> tuple[Built, frozenset[str] 
     return built, built.settings_read
 
 
+TOGETHER = "the preset has no columnar form: the loop ran it with the cells of other thresholds until they parted"
 KEEPS_VERBATIM = "the settings keep something verbatim, which only the plain layers do"
 
 
