@@ -71,29 +71,37 @@ def threshold_replays(context: ReplayContext, cells: Sequence[tuple[Key, Setting
             if others:
                 stack.append((before.fork(others[0].settings, others[0].step), others))
                 members = [m for m in members if (tokens >= m.limit) == side]
-            if side:
-                _own_records(replay, members)
+            apart = _own_records(replay, members) if side else []
+            if apart:  # its compaction is not the branch's: on its own, from before the call
+                stack += [(before.fork(m.settings, m.step), [m]) for m in apart]
+                members = [m for m in members if m not in apart]
         counts.replays += 1
         result = replay.protocol.finish()
         for member in members:
             yield member.key, _as_member(result, member)
 
 
-def _own_records(replay: ReferenceReplay, members: list) -> None:
+def _own_records(replay: ReferenceReplay, members: list) -> list:
     """At a call where the cells compacted together: each cell's own step on the same history gives its
-    own events (its threshold in their reason); the rest of the record is the branch's."""
+    own events (its threshold in their reason); the rest of the record is the branch's. The cells whose
+    step did not send the same history (a preset whose threshold also shapes what it keeps): returned."""
     record, given, context = replay.record, replay.given, replay.context
     assert record is not None and given is not None and replay.done_step is not None
     made = replay.done_step
+    apart = []
     for member in members[1:]:
         if member.limit == members[0].limit:
             continue
         done = member.step(given, member.settings, context.store, context.summarizer)
+        if done.acted != made.acted or done.history.messages != made.history.messages:
+            apart.append(member)
+            continue
         # the call's events: the compact tool's before the step's, the loop's reactive compaction after
         start = next((i for i, event in enumerate(record.events) if made.events and event is made.events[0]),
                      len(record.events))
         events = (*record.events[:start], *done.events, *record.events[start + len(made.events):])
         member.own[record.call] = dataclasses.replace(record, events=events)
+    return apart
 
 
 def _as_member(result: ReplayResult, member: _Member) -> ReplayResult:

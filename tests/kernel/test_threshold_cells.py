@@ -72,3 +72,40 @@ def test_claude_code_random_sessions_and_grids(messages, window_values, buffer_v
 def test_claude_code_longer_sessions(turns, seed, window_values, buffer_values):
     grid = claude_code_grid([window * 2 for window in window_values], buffer_values, output_reserve_tokens=1_000)
     check_thresholds(build(random_turns(turns, seed=seed, big_every=13)), "claude-code", grid)
+
+
+CODEX_LOG = ENGINE / "codex_logs" / "reasoning_decides.jsonl"
+
+
+def test_codex_log_over_its_auto_compact_limit_and_window():
+    # its window of 9,500 reported: the log's own compaction and the preset's summaries on either side
+    grid = [{"auto_compact_token_limit": limit, "window_tokens": window}
+            for limit in (0, 2_000, 4_000, 6_000, 8_000) for window in (0, 7_000)]
+    counts = check_thresholds(load_conversation(CODEX_LOG), "codex", grid)
+    assert counts.replays < len(grid)
+
+
+limits = st.lists(st.integers(200, 30_000), min_size=1, max_size=5, unique=True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(conversations(max_turns=40), limits)
+def test_codex_random_sessions_and_limits(messages, values):
+    check_thresholds(messages, "codex", [{"auto_compact_token_limit": value} for value in values])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(conversations(max_turns=40), st.lists(st.sampled_from([0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9]), min_size=1,
+                                             max_size=4, unique=True), st.sampled_from([4_000, 20_000]))
+def test_gemini_cli_random_sessions_and_thresholds(messages, fractions, window):
+    check_thresholds(messages, "gemini-cli", [{"threshold_fraction": fraction, "window_tokens": window}
+                                              for fraction in fractions])
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.integers(20, 90), st.integers(0, 10 ** 6), limits)
+def test_codex_and_gemini_cli_longer_sessions(turns, seed, values):
+    messages = build(random_turns(turns, seed=seed, big_every=13))
+    check_thresholds(messages, "codex", [{"auto_compact_token_limit": value} for value in values])
+    check_thresholds(messages, "gemini-cli", [{"threshold_fraction": 0.5, "window_tokens": 2 * value}
+                                              for value in values])
