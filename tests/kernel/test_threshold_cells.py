@@ -109,3 +109,11 @@ def test_codex_and_gemini_cli_longer_sessions(turns, seed, values):
     check_thresholds(messages, "codex", [{"auto_compact_token_limit": value} for value in values])
     check_thresholds(messages, "gemini-cli", [{"threshold_fraction": 0.5, "window_tokens": 2 * value}
                                               for value in values])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(conversations(max_turns=40), limits, st.sampled_from([0, 200]))
+def test_opencode_random_sessions_and_context_limits(messages, values, protect):
+    # a usable window of the context limit less a 1,000-token reply; 0 and below: it never compacts
+    check_thresholds(messages, "opencode", [{"context_limit_tokens": value, "output_limit_tokens": 1_000,
+                                             "prune_protect_tokens": protect} for value in (*values, 500)])
