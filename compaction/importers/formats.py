@@ -38,6 +38,13 @@ class Format:
     document_rank: int = 500  # detection order among the document sniffers, lowest first
     lines_rank: int = 500  # and among the JSON lines sniffers
     aliases: tuple[str, ...] = ()  # other names `--format` accepts for it
+    # a file that is not text (a database): its recogniser of the bytes, and (bytes, label) -> Conversation
+    binary: Callable[[bytes], bool] | None = None
+    load_bytes: Callable[[bytes, str], Conversation] | None = None
+    # a file holding several sessions: their keys (runs.RunKey) from its bytes, and the reading of one
+    sessions: Callable[[bytes], tuple[Any, ...]] | None = None
+    load_session: Callable[[bytes, Any, str], Conversation] | None = None
+    marks: tuple[str, ...] = ()  # the keys its objects carry: an unknown file sharing them resembles it
 
 
 def anything(_value) -> bool:
@@ -61,9 +68,11 @@ def register(entry: Format) -> Format:
 for _generic in (
     Format("anthropic", "Anthropic", "Anthropic Messages: a request body or a list of messages (JSON), or one "
            "message a line (JSONL)", (".json", ".jsonl"), anthropic.from_json, anthropic.from_lines,
-           anything, anthropic.lines_look_like, document_rank=CATCH_ALL, lines_rank=400),
+           anything, anthropic.lines_look_like, document_rank=CATCH_ALL, lines_rank=400,
+           marks=("messages", "role", "content", "system", "tools", "max_tokens")),
     Format("openai", "OpenAI chat", "an OpenAI chat conversation (JSON)", (".json",), openai.from_json,
-           None, openai.looks_like, document_rank=600),
+           None, openai.looks_like, document_rank=600,
+           marks=("messages", "role", "content", "tool_calls", "tool_call_id", "function_call")),
     Format("compaction-trace", "Compaction Lab trace", "the trace of the lab's compacting client (one line per model "
            "call, with the usage the API answered)", (".jsonl",), None, trace.load, None, trace.looks_like,
            lines_rank=100),
@@ -102,6 +111,11 @@ def detect_lines(objects: list[tuple[int, dict]]) -> Format:
 def detect_text(head: str) -> Format | None:
     """The format that is not JSON whose recogniser accepts the head of a file's text, or None."""
     return next((entry for entry in _TABLE.values() if entry.text is not None and entry.text(head)), None)
+
+
+def detect_binary(data: bytes) -> Format | None:
+    """The format of a file that is not text whose recogniser accepts its bytes, or None."""
+    return next((entry for entry in _TABLE.values() if entry.binary is not None and entry.binary(data)), None)
 
 
 def _ranked(kind: str) -> list[Format]:

@@ -1,7 +1,8 @@
 """Evaluation output files, one agent run a line (an evaluation's `output.jsonl`): each line holds a
 run's conversation under `history`, and its `instance_id` names it. Loaded as one file, the first run
 is loaded, with a warning naming how many the file holds; a corpus reads each run as a session of its
-own (`runs_in` lists them, importers.load_run reads one).
+own (`runs_in` lists them, importers.load_run reads one). A database that holds several sessions (a
+format's `sessions`) is listed the same way, a key each.
 """
 
 import os
@@ -11,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from compaction.errors import ConversationError
+from compaction.importers.formats import detect_binary
 from compaction.importers.jsonl import JsonLines
 from compaction.importers.limits import MAX_FILE_BYTES
-from compaction.importers.source import loads_line
+from compaction.importers.source import loads_line, not_text
 from compaction.model.conversation import Conversation, LoadWarning
 
 RUNS_SUFFIX = ".jsonl"  # one run a line: JSON lines
+_TEXT_HEAD = 4_096  # bytes that tell a database from a text file (source.not_text)
 _FIRST_LINES = 50  # lines looked at for the first object (blank lines, // notes, a CLI's plain-text lines)
 
 # a format's reading of one run: (the part of the line its reader takes, a label) -> the Conversation
@@ -82,7 +85,7 @@ def runs_in(path: Path) -> tuple[RunKey, ...]:
     other file, which is one session, or one that cannot be read here (its reading says why). Only the
     first object line is parsed unless the file is such an output."""
     if not path.name.lower().endswith(RUNS_SUFFIX):
-        return ()
+        return stored_sessions(path)
     try:
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES or not _opens_with_a_run(handle):
@@ -104,6 +107,27 @@ def runs_in(path: Path) -> tuple[RunKey, ...]:
         names.add(name)
         keys.append(RunKey(number, name, instance))
     return tuple(keys) if len(keys) > 1 else ()
+
+
+def stored_sessions(path: Path) -> tuple[RunKey, ...]:
+    """The sessions of a database file holding two or more (its format's `sessions`: a key each, the
+    session's id as its instance); () for any other file. Only a file that is not text is read whole."""
+    try:
+        with path.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES or not not_text(handle.read(_TEXT_HEAD)):
+                return ()
+            handle.seek(0)
+            data = handle.read()
+    except OSError:
+        return ()
+    found = detect_binary(data)
+    if found is None or found.sessions is None:
+        return ()
+    try:
+        keys = found.sessions(data)
+    except ConversationError:  # its reading says why
+        return ()
+    return keys if len(keys) > 1 else ()
 
 
 def run_line(data: bytes, key: RunKey, label: str) -> dict:
