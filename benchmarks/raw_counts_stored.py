@@ -2,6 +2,7 @@
 reading that shares no code with the readers, so the two can disagree. Per session: model calls, the
 cost the file records, and the compactions it records."""
 
+import json
 import shutil
 import sqlite3
 import tempfile
@@ -32,4 +33,23 @@ def crush(path: Path) -> dict:
     return counts
 
 
-COUNTERS = {"crush": crush}
+def goose(path: Path) -> dict:
+    """A Goose session JSONL: assistant lines the person sees (Goose's own notice after a summary is hidden
+    from the person), the first line's accumulated cost (none in that form), and the summaries (user lines
+    hidden from the person, seen by the model)."""
+    calls = compactions = 0
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        shown = (line.get("metadata") or {}) if isinstance(line, dict) else {}
+        if not isinstance(line, dict) or "role" not in line:
+            continue
+        hidden = shown.get("userVisible") is False
+        calls += line["role"] == "assistant" and not hidden
+        compactions += line["role"] == "user" and hidden and shown.get("agentVisible") is not False
+    return {"file": {"calls": calls, "cost": None, "compactions": compactions}}
+
+
+COUNTERS = {"crush": crush, "goose": goose}

@@ -6,6 +6,7 @@ read here says the legacy journal instead, which changes nothing of its tables. 
 yet moved from the `-wal` file beside it is not in the bytes (`in_wal_mode` tells a reader to say so)."""
 
 import sqlite3
+from contextlib import closing
 from typing import Any
 
 HEADER = b"SQLite format 3\x00"
@@ -29,6 +30,18 @@ def open_bytes(data: bytes) -> sqlite3.Connection:
     connection.deserialize(bytes(copy))
     connection.execute("PRAGMA query_only = ON")
     return connection
+
+
+def has_tables(data: bytes, required: dict[str, set[str]]) -> bool:
+    """Whether `data` is a SQLite database whose tables have at least the required columns (how an
+    agent's database is told from any other)."""
+    if not is_sqlite(data):
+        return False
+    try:
+        with closing(open_bytes(data)) as connection:
+            return all(needed <= columns(connection, table) for table, needed in required.items())
+    except sqlite3.Error:
+        return False
 
 
 def columns(connection: sqlite3.Connection, table: str) -> set[str]:

@@ -10,7 +10,7 @@ from sqlite3 import Error as SqliteError
 from typing import Any
 
 from compaction.errors import ConversationError
-from compaction.importers.sqlite_file import columns, in_wal_mode, is_sqlite, open_bytes, rows
+from compaction.importers.sqlite_file import has_tables, in_wal_mode, open_bytes, rows
 
 SESSION_COLUMNS = ("id", "parent_session_id", "title", "message_count", "prompt_tokens", "completion_tokens", "cost",
                    "summary_message_id", "created_at")
@@ -31,13 +31,7 @@ class Stored:
 
 def looks_like(data: bytes) -> bool:
     """A SQLite file with Crush's two tables and their columns."""
-    if not is_sqlite(data):
-        return False
-    try:
-        with closing(open_bytes(data)) as connection:
-            return all(needed <= columns(connection, table) for table, needed in REQUIRED.items())
-    except SqliteError:
-        return False
+    return has_tables(data, REQUIRED)
 
 
 def read(data: bytes, label: str) -> Stored:

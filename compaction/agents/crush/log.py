@@ -23,7 +23,6 @@ summary in the file, loaded as the user message Crush sends. A database older th
 """
 
 from collections import Counter
-from datetime import UTC, datetime
 from typing import Any
 
 from compaction.agents.crush import database
@@ -31,6 +30,7 @@ from compaction.agents.crush.markers import INTERRUPTED
 from compaction.agents.crush.parts import read_parts
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
+from compaction.importers.fields import epoch_time
 from compaction.importers.runs import RunKey
 from compaction.importers.totals import RECORDED_TOTALS, run_totals
 from compaction.importers.unique_ids import make_tool_ids_unique
@@ -113,7 +113,7 @@ def _session(stored: database.Stored, session: dict[str, Any], label: str) -> Co
         previous_tool = row["role"] == "tool" and bool(parts.blocks)
         content = "\n\n".join(b["text"] for b in parts.blocks if b["type"] == "text") if summary else parts.blocks
         messages.append({"role": role, "content": content or ""})
-        timestamps.append(_time(row["created_at"]))
+        timestamps.append(epoch_time(row["created_at"]))
     for boundary in boundaries:  # summarised in the middle of a turn: Crush queued the turn's prompt again
         after = messages[boundary["index"] + 1:boundary["index"] + 2]
         boundary["trigger"] = "auto" if after and _text(after[0]).startswith(INTERRUPTED) else "unknown"
@@ -156,14 +156,6 @@ def _warnings(stored: database.Stored, session: dict[str, Any], counts: Counter)
     if unknown:
         found.append(LoadWarning(f"parts of unknown types left out: {', '.join(unknown)}", kind="unknown_parts"))
     return found
-
-
-def _time(value: Any) -> str | None:
-    """created_at as ISO 8601: Crush writes seconds (the schema's comment says milliseconds; both are read)."""
-    if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-        return None
-    seconds = value / 1000 if value > 100_000_000_000 else value
-    return datetime.fromtimestamp(seconds, UTC).isoformat().replace("+00:00", "Z")
 
 
 def _text(message: dict) -> str:

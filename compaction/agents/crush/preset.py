@@ -9,6 +9,7 @@ from compaction.measures.windows import log_window
 from compaction.model.history import History
 from compaction.model.messages import has_tool_result
 from compaction.strategies import actions
+from compaction.strategies.agent_sent import context_through, newest_call
 from compaction.strategies.base import Step
 from compaction.strategies.params import Param
 from compaction.strategies.spec import Source, StrategySpec
@@ -43,20 +44,6 @@ def window_of(params: dict, history: History) -> int:
         "crush_window", lambda: log_window(history.recorded.usage, history.recorded.metadata).tokens)
 
 
-def newest_reply(history: History) -> int | None:
-    """Where the newest assistant message is, or None before the first call."""
-    return next((p for p in range(len(history.messages) - 1, -1, -1)
-                 if history.messages[p].get("role") == "assistant"), None)
-
-
-def newest_step_tokens(history: History, position: int) -> int:
-    """The session's prompt and completion tokens after its newest step: the context up to and including
-    the newest assistant message at `position` (the provider's count of that call, which the session row
-    keeps)."""
-    return history.derive(history.messages[:position + 1], history.sizes[:position + 1],
-                          history.origins[:position + 1]).context_tokens
-
-
 def step_end(history: History, position: int) -> int:
     """Where the newest step ends: after its reply and the tools' results (Crush writes them in the step,
     before it summarises); what follows is the person's next message, which comes after the summary."""
@@ -72,10 +59,10 @@ def _crush(params: dict):
             return Step(history)
         window = window_of(params, history)
         left = params["remaining_tokens"] or remaining_limit(window)
-        position = newest_reply(history)
+        position = newest_call(history)
         if position is None:
             return Step(history)
-        tokens = newest_step_tokens(history, position)
+        tokens = context_through(history, position)  # the session row's newest prompt and completion tokens
         if window - tokens > left:
             return Step(history)
         reason = f"{window - tokens:,} tokens left of {window:,} <= {left:,}"
