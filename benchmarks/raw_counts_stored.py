@@ -52,4 +52,16 @@ def goose(path: Path) -> dict:
     return {"file": {"calls": calls, "cost": None, "compactions": compactions}}
 
 
-COUNTERS = {"crush": crush, "goose": goose}
+def cursor(path: Path) -> dict:
+    """A Cursor transcript: its assistant lines; it records no cost and no compaction."""
+    calls = 0
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        calls += isinstance(line, dict) and line.get("role") == "assistant"
+    return {"file": {"calls": calls, "cost": None, "compactions": 0}}
+
+
+COUNTERS = {"crush": crush, "goose": goose, "cursor": cursor}
