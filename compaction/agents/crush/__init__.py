@@ -12,12 +12,14 @@ from compaction.export.base import Form
 from compaction.importers.formats import Format
 
 NAME, TITLE = log.FORMAT, "Crush"
-DATABASE_FILE = "crush.db"  # .crush/crush.db in the project's folder: the name, so another .db is no session
+# the suffix, not the name: a browser's file picker matches `.crush.db` only on a name that ends with it, and
+# the file is named crush.db; another SQLite file of a corpus is told apart by its tables (database.py)
+DATABASE_SUFFIX = ".db"
 
 AGENT = Agent(
     NAME, TITLE,
     formats=(Format(NAME, TITLE, "a Crush database (.crush/crush.db, SQLite: every session of the project)",
-                    (DATABASE_FILE,), binary=database.looks_like, load_bytes=log.load, sessions=log.sessions,
+                    (DATABASE_SUFFIX,), binary=database.looks_like, load_bytes=log.load, sessions=log.sessions,
                     load_session=log.load_session),),
     presets=preset.SPECS,
     own_preset=NAME,

@@ -12,7 +12,7 @@ from compaction.export.base import Form
 from compaction.importers.formats import Format
 
 NAME, TITLE = log.FORMAT, "Goose"
-DATABASE_FILE = "sessions.db"  # ~/.local/share/goose/sessions/sessions.db
+DATABASE_FILE = "sessions.db"  # ~/.local/share/goose/sessions/sessions.db, of the suffix .db (a picker matches suffixes)
 
 
 def _project(chain: tuple[str, ...], name: str) -> str | None:
@@ -23,7 +23,7 @@ AGENT = Agent(
     NAME, TITLE,
     formats=(Format(NAME, TITLE, "a Goose sessions database (~/.local/share/goose/sessions/sessions.db, SQLite: "
                     "every session) or a session's JSONL of older versions (sessions/<id>.jsonl)",
-                    (DATABASE_FILE, ".jsonl"), None, legacy.load, None, legacy.looks_like, lines_rank=350,
+                    (".db", ".jsonl"), None, legacy.load, None, legacy.looks_like, lines_rank=350,
                     binary=session.looks_like, load_bytes=session.load, sessions=session.sessions,
                     load_session=session.load_session, marks=("working_dir", "description", "message_count",
                                                               "accumulated_total_tokens")),),
