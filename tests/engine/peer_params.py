@@ -33,6 +33,8 @@ TIGHT = {
     "gemini-cli": {"window_tokens": 6_000, "function_response_budget_tokens": 200, "truncate_chars": 400},
     "aider": {"max_chat_history_tokens": 1_024, "summarizer_window_tokens": 2_000},
     "opencode": {"context_limit_tokens": 35_000, "prune_protect_tokens": 300},
+    "crush": {"window_tokens": 6_000},
+    "goose": {"window_tokens": 6_000},
 }
 
 
@@ -87,4 +89,6 @@ IDLE = {
     "gemini-cli": {"window_tokens": 10_000_000},
     "aider": {"max_chat_history_tokens": 10_000_000},
     "opencode": {"auto": False, "prune": False},
+    "crush": {"disable_auto_summarize": True},
+    "goose": {"threshold": 0.0},
 }
