@@ -1,0 +1,57 @@
+"""The session's totals from `session.shutdown` (Copilot CLI writes no usage per call):
+`modelMetrics` {<model>: {requests {count, cost}, usage {inputTokens, outputTokens, cacheReadTokens,
+cacheWriteTokens}}}, and `totalPremiumRequests`.
+
+`inputTokens` includes the cache's reads and writes (a real shutdown: 1,627,935 input of which 1,424,086
+read from the cache, over 53 requests), so the plain input is inputTokens less both. `requests.cost` is in
+premium requests, GitHub's billing unit, not dollars: it is kept as `premium_requests`, and the totals
+carry no dollar cost of the log's own (the lab prices the tokens). A session resumed several times ends
+with a shutdown per run of the CLI; each counts its own run, and they are added up.
+"""
+
+from typing import Any
+
+from compaction.importers.fields import object_at
+from compaction.importers.totals import run_totals
+from compaction.importers.usage import count
+
+SOURCE = "session.shutdown modelMetrics"
+
+
+def model_counts(usage: dict) -> dict[str, int]:
+    """usage.py's four counts from one model's `usage`."""
+    read, written = count(usage.get("cacheReadTokens")), count(usage.get("cacheWriteTokens"))
+    plain = max(count(usage.get("inputTokens")) - read - written, 0)
+    return {"input_tokens": plain, "cache_creation_input_tokens": written, "cache_read_input_tokens": read,
+            "output_tokens": count(usage.get("outputTokens"))}
+
+
+class Shutdowns:
+    """The shutdowns of a session, added up."""
+
+    def __init__(self):
+        self.by_model: dict[str, dict[str, int]] = {}
+        self.requests = 0
+        self.premium_requests = 0.0
+        self.seen = 0
+
+    def add(self, data: dict) -> None:
+        self.seen += 1
+        premium = data.get("totalPremiumRequests")
+        if isinstance(premium, int | float) and not isinstance(premium, bool) and premium >= 0:
+            self.premium_requests += premium
+        for model, metrics in object_at(data, "modelMetrics").items():
+            if not isinstance(metrics, dict):
+                continue
+            counts = model_counts(object_at(metrics, "usage"))
+            into = self.by_model.setdefault(str(model), dict.fromkeys(counts, 0))
+            for key, value in counts.items():
+                into[key] += value
+            self.requests += count(object_at(metrics, "requests").get("count"))
+
+    def totals(self) -> dict[str, Any] | None:
+        if not self.by_model:
+            return None
+        summed = {key: sum(counts[key] for counts in self.by_model.values())
+                  for key in next(iter(self.by_model.values()))}
+        return run_totals(SOURCE, summed, calls=self.requests, by_model=self.by_model)
