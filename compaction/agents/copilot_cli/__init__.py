@@ -6,17 +6,17 @@ CLI is closed source), the one setting that carries it (export_form.py) and wher
 from compaction.agents.base import Agent
 from compaction.agents.copilot_cli import export_form, knobs, log, preset
 from compaction.agents.copilot_cli.markers import CHECKPOINT_OPENING, SUMMARY_PREFIX
-from compaction.corpus.homes import Home, folder_before
+from compaction.corpus.homes import Home
 from compaction.export.base import Form
 from compaction.importers.formats import Format
 
 NAME, TITLE = log.FORMAT, "Copilot CLI"
 
 
-def _session(chain: tuple[str, ...], name: str) -> str | None:
-    """`~/.copilot/session-state/<session id>/events.jsonl`: the session's folder (its working directory is
-    in its session.start event, not in the path)."""
-    return folder_before(chain, ("session-state",)) if name == "events.jsonl" else None
+def _session(_chain: tuple[str, ...], _name: str) -> str | None:
+    """`~/.copilot/session-state/<session id>/events.jsonl`: the path names the session, not the project;
+    the working directory in its session.start event does, once read."""
+    return None
 
 
 AGENT = Agent(

@@ -63,7 +63,7 @@ COPILOT_CLI = StrategySpec(
         Param("window_tokens", 0, "int", "The model's token limit (0: the window of the log's model; a model of "
               "your own provider: COPILOT_PROVIDER_MAX_PROMPT_TOKENS).", "tokens", 0, 10_000_000),
         Param("threshold_fraction", THRESHOLD, "float", "The share of the token limit at which Copilot compacts "
-              "(95 % in its documentation; no setting changes it).", "of the window", 0.05, 1.0),
+              "(95 % in its documentation; no setting changes it).", "of the window", 0.01, 1.0),
     ),
     make=_copilot, sources=(DOCS, PROVIDER_LIMIT),
     notes=("Read from documentation, not from source: Copilot CLI is closed source. The 95 % share is what its "
