@@ -33,6 +33,7 @@ TIGHT = {
     "gemini-cli": {"window_tokens": 6_000, "function_response_budget_tokens": 200, "truncate_chars": 400},
     "aider": {"max_chat_history_tokens": 1_024, "summarizer_window_tokens": 2_000},
     "copilot-cli": {"window_tokens": 3_000},
+    "pi": {"window_tokens": 3_000, "reserve_tokens": 500, "keep_recent_tokens": 300},
 }
 
 
@@ -87,4 +88,5 @@ IDLE = {
     "gemini-cli": {"window_tokens": 10_000_000},
     "aider": {"max_chat_history_tokens": 10_000_000},
     "copilot-cli": {"window_tokens": 10_000_000},
+    "pi": {"window_tokens": 10_000_000},
 }
