@@ -119,11 +119,11 @@ class Walk:
                 self.results.append(block)
                 self.at[id(entry)] = len(self.out.messages)
         else:
-            blocks = user_content(message)
-            if blocks is None:
+            said = user_content(message)
+            if said is None:
                 self.out.count("messages_not_read")
                 return
-            self._user(blocks, entry)
+            self._user(said, entry)
 
     def _user(self, blocks: list[dict], entry: dict) -> None:
         self._close()
