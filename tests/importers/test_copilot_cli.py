@@ -8,6 +8,7 @@ from pathlib import Path
 
 from compaction import replay
 from compaction.agents import agent_of
+from compaction.corpus import Job, discover, session_row
 from compaction.export import export
 from compaction.importers import load_conversation
 from compaction.importers.formats import find
@@ -104,3 +105,21 @@ def test_the_export_form_says_the_share_cannot_be_set():
     tuned = export("copilot-cli", {"window_tokens": 128_000, "threshold_fraction": 0.8}, form="copilot-cli")
     assert "export COPILOT_PROVIDER_MAX_PROMPT_TOKENS=128000" in tuned.text
     assert "80%" in tuned.text and any("/compact" in note for note in tuned.notes)
+
+
+def test_a_home_folder_finds_the_session_and_its_project_is_its_working_directory(tmp_path):
+    folder = tmp_path / ".copilot" / "session-state" / "5c1e0b7a-2f4d-4c43-9d0e-7a8b1c2d3e4f"
+    folder.mkdir(parents=True)
+    (folder / "events.jsonl").write_bytes(CASE.read_bytes())
+    [found] = discover(tmp_path / ".copilot")
+    assert found.relative == "session-state/5c1e0b7a-2f4d-4c43-9d0e-7a8b1c2d3e4f/events.jsonl"
+    assert session_row(found, Job())["project"] == "-home-ana-shop"
+
+
+def test_json_output_skips_the_streamed_events_and_keeps_the_runs_premium_requests():
+    path = CASE.with_name("copilot_cli_json_output.jsonl")
+    conversation = load_conversation(path)
+    assert conversation.format == "copilot-cli" and loaded_counts(conversation) == plain_counts(path)
+    assert [m["role"] for m in conversation.messages] == ["user", "assistant", "user", "assistant"]
+    assert conversation.metadata["counts"]["ephemeral_events"] == 5
+    assert conversation.metadata["premium_requests"] == 1 and RECORDED_TOTALS not in conversation.metadata

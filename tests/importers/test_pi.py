@@ -7,6 +7,7 @@ from pathlib import Path
 
 from compaction import replay
 from compaction.agents import agent_of
+from compaction.corpus import Job, discover, session_row
 from compaction.export import export
 from compaction.importers import load_conversation
 from compaction.strategies import build
@@ -99,3 +100,12 @@ def test_a_version_1_file_and_an_interrupted_call_read_as_pi_sends_them():
     [boundary] = conversation.metadata["compact_boundaries"]
     assert (boundary["index"], boundary["first_kept_index"], boundary["pre_tokens"]) == (4, 3, 175_004)
     assert conversation.metadata["models"] == ["claude-opus-4-5"] and conversation.warnings == []
+
+
+def test_a_home_folder_finds_the_session_under_its_working_directory(tmp_path):
+    folder = tmp_path / ".pi" / "agent" / "sessions" / "--home-ana-shop--"
+    folder.mkdir(parents=True)
+    (folder / "2026-05-04T10-00-00-000Z_7b2f0c1e-4d5a-4e6f-8a9b-0c1d2e3f4a5b.jsonl").write_bytes(CASE.read_bytes())
+    [found] = discover(tmp_path / ".pi")
+    assert found.project == "-home-ana-shop"
+    assert session_row(found, Job())["project"] == "-home-ana-shop"

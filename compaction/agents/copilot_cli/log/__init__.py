@@ -63,7 +63,9 @@ def _metadata(out: Walked) -> dict:
         "compact_summary_indices": out.summary_indices,
         "responses": out.counts.get("responses", 0),
         "shutdowns": out.shutdowns.seen,
-        "premium_requests": out.shutdowns.premium_requests if out.shutdowns.seen else None,
+        "premium_requests": out.shutdowns.premium_requests if out.shutdowns.seen or out.counts.get(
+            "results_of_the_run") else None,
+        "nano_aiu": out.shutdowns.nano_aiu or None,
         "counts": dict(sorted(out.counts.items())),
         "events_not_read": dict(sorted(out.not_read.items())),
     }

@@ -44,6 +44,9 @@ class Walk:
         if event.get("ephemeral") is True:
             self.out.count("ephemeral_events")
             return
+        if kind == "result" and "data" not in event:
+            self.result(event)
+            return
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             name = kind if isinstance(kind, str) else "(no type)"
@@ -157,6 +160,12 @@ class Walk:
 
     def _compaction_start(self, _number: int, _data: dict) -> None:
         self.out.count("compactions_started")
+
+    def result(self, event: dict) -> None:
+        """The last line of `--output-format json` (no `data`): the run's premium requests."""
+        self.out.count("results_of_the_run")
+        if not self.out.shutdowns.seen:
+            self.out.shutdowns.add_premium(object_at(event, "usage").get("premiumRequests"))
 
     def _abort(self, _number: int, _data: dict) -> None:
         self.out.count("aborts")

@@ -2,10 +2,13 @@
 `modelMetrics` {<model>: {requests {count, cost}, usage {inputTokens, outputTokens, cacheReadTokens,
 cacheWriteTokens}}}, and `totalPremiumRequests`.
 
-`inputTokens` includes the cache's reads and writes (a real shutdown: 1,627,935 input of which 1,424,086
-read from the cache, over 53 requests), so the plain input is inputTokens less both. `requests.cost` is in
-premium requests, GitHub's billing unit, not dollars: it is kept as `premium_requests`, and the totals
-carry no dollar cost of the log's own (the lab prices the tokens). A session resumed several times ends
+`inputTokens` includes the cache's reads and writes (shutdowns quoted from real logs: 1,627,935 input of
+which 1,424,086 read from the cache over 53 requests; 393,500 = 17 plain + 311,321 read + 82,162 written,
+as the same shutdown's `tokenDetails` splits them), so the plain input is inputTokens less both. `requests.cost` is in
+premium requests, GitHub's billing unit, not dollars: it is kept as `premium_requests` (and newer
+versions' `totalNanoAiu`, AI units, as `nano_aiu`), and the totals carry no dollar cost of the log's own
+(the lab prices the tokens). A `copilot -p --output-format json` run writes no shutdown but a last
+`result` line {usage: {premiumRequests}}: its premium requests, without tokens. A session resumed several times ends
 with a shutdown per run of the CLI; each counts its own run, and they are added up.
 """
 
@@ -33,13 +36,17 @@ class Shutdowns:
         self.by_model: dict[str, dict[str, int]] = {}
         self.requests = 0
         self.premium_requests = 0.0
+        self.nano_aiu = 0
         self.seen = 0
+
+    def add_premium(self, value: Any) -> None:
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            self.premium_requests += value
 
     def add(self, data: dict) -> None:
         self.seen += 1
-        premium = data.get("totalPremiumRequests")
-        if isinstance(premium, int | float) and not isinstance(premium, bool) and premium >= 0:
-            self.premium_requests += premium
+        self.add_premium(data.get("totalPremiumRequests"))
+        self.nano_aiu += count(data.get("totalNanoAiu"))
         for model, metrics in object_at(data, "modelMetrics").items():
             if not isinstance(metrics, dict):
                 continue
