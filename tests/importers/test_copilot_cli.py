@@ -12,6 +12,8 @@ from compaction.corpus import Job, discover, session_row
 from compaction.export import export
 from compaction.importers import load_conversation
 from compaction.importers.formats import find
+from compaction.measures.cost import Prices
+from compaction.measures.run_totals import totals_cost
 from compaction.model.conversation import RECORDED_TOTALS
 from compaction.strategies import build
 
@@ -61,7 +63,10 @@ def test_an_events_log_loads_as_copilot_cli_and_not_as_another_agent():
     assert conversation.format == "copilot-cli" and agent_of("copilot-cli").title == "Copilot CLI"
     assert find("copilot").name == "copilot-cli"
     assert conversation.metadata["agent_version"] == "1.0.48"
-    assert conversation.metadata["models"] == ["claude-sonnet-4.5", "gpt-5.1"]
+    # named as the lab's price and window tables spell them, the log's names beside
+    assert conversation.metadata["models"] == ["claude-sonnet-4-5", "gpt-5.1"]
+    assert conversation.metadata["copilot_models"] == ["claude-sonnet-4.5", "gpt-5.1"]
+    assert set(conversation.metadata[RECORDED_TOTALS]["by_model"]) == {"claude-sonnet-4-5", "gpt-5.1"}
 
 
 def test_calls_compactions_and_totals_equal_a_plain_count_of_the_file():
@@ -123,3 +128,11 @@ def test_json_output_skips_the_streamed_events_and_keeps_the_runs_premium_reques
     assert [m["role"] for m in conversation.messages] == ["user", "assistant", "user", "assistant"]
     assert conversation.metadata["counts"]["ephemeral_events"] == 5
     assert conversation.metadata["premium_requests"] == 1 and RECORDED_TOTALS not in conversation.metadata
+
+
+def test_the_totals_are_priced_per_model_at_the_tables_rows():
+    ran = replay(load_conversation(CASE), strategy="copilot-cli")
+    priced = totals_cost(ran.recorded_totals, Prices())
+    # Sonnet 4.5: 20,000 x $3 + 10,000 written x $3.75 + 120,000 read x $0.30 + 89 out x $15 per million;
+    # GPT-5.1: 20,000 x $1.25 + 400 out x $10 per million
+    assert priced is not None and round(priced.usd, 6) == 0.163835 and "claude-sonnet-4-5, gpt-5.1" in priced.basis

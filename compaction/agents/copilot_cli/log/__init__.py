@@ -59,6 +59,7 @@ def _metadata(out: Walked) -> dict:
         **out.facts,
         "agent_version": out.facts.get("copilot_version"),
         "models": out.models,
+        "copilot_models": out.copilot_models,
         "compact_boundaries": out.boundaries,
         "compact_summary_indices": out.summary_indices,
         "responses": out.counts.get("responses", 0),

@@ -12,6 +12,7 @@ not kept (`results_without_call`).
 from dataclasses import dataclass, field
 from typing import Any
 
+from compaction.agents.copilot_cli.log.models import lab_name
 from compaction.agents.copilot_cli.log.totals import Shutdowns
 from compaction.importers.fields import list_at, object_at, text_at
 from compaction.importers.usage import count
@@ -22,7 +23,8 @@ class Walked:
     messages: list[dict] = field(default_factory=list)
     boundaries: list[dict] = field(default_factory=list)
     summary_indices: list[int] = field(default_factory=list)
-    models: list[str] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)  # as the lab's tables spell them
+    copilot_models: list[str] = field(default_factory=list)  # as the log writes them
     facts: dict[str, Any] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     not_read: dict[str, int] = field(default_factory=dict)
@@ -176,8 +178,10 @@ class Walk:
     # helpers -----------------------------------------------------------------------------------------
 
     def _model(self, model: Any) -> None:
-        if isinstance(model, str) and model.strip() and model.strip() not in self.out.models:
-            self.out.models.append(model.strip())
+        if isinstance(model, str) and model.strip() and model.strip() not in self.out.copilot_models:
+            self.out.copilot_models.append(model.strip())
+            if lab_name(model) not in self.out.models:
+                self.out.models.append(lab_name(model))
 
     def _last_response(self) -> dict | None:
         return next((m for m in reversed(self.out.messages) if m["role"] == "assistant"), None)

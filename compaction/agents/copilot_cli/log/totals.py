@@ -8,12 +8,14 @@ as the same shutdown's `tokenDetails` splits them), so the plain input is inputT
 premium requests, GitHub's billing unit, not dollars: it is kept as `premium_requests` (and newer
 versions' `totalNanoAiu`, AI units, as `nano_aiu`), and the totals carry no dollar cost of the log's own
 (the lab prices the tokens). A `copilot -p --output-format json` run writes no shutdown but a last
-`result` line {usage: {premiumRequests}}: its premium requests, without tokens. A session resumed several times ends
+`result` line {usage: {premiumRequests}}: its premium requests, without tokens. Each model is named as the lab's tables
+spell it (models.py). A session resumed several times ends
 with a shutdown per run of the CLI; each counts its own run, and they are added up.
 """
 
 from typing import Any
 
+from compaction.agents.copilot_cli.log.models import lab_name
 from compaction.importers.fields import object_at
 from compaction.importers.totals import run_totals
 from compaction.importers.usage import count
@@ -51,7 +53,7 @@ class Shutdowns:
             if not isinstance(metrics, dict):
                 continue
             counts = model_counts(object_at(metrics, "usage"))
-            into = self.by_model.setdefault(str(model), dict.fromkeys(counts, 0))
+            into = self.by_model.setdefault(lab_name(str(model)), dict.fromkeys(counts, 0))
             for key, value in counts.items():
                 into[key] += value
             self.requests += count(object_at(metrics, "requests").get("count"))
