@@ -18,6 +18,7 @@ PACKAGES = (
     "openhands",
     "swe_agent",
     "aider",
+    "opencode",
     "copilot_cli",
     "pi",
 )
