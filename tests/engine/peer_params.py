@@ -35,6 +35,8 @@ TIGHT = {
     "opencode": {"context_limit_tokens": 35_000, "prune_protect_tokens": 300},
     "crush": {"window_tokens": 6_000},
     "goose": {"window_tokens": 6_000},
+    "copilot-cli": {"window_tokens": 3_000},
+    "pi": {"window_tokens": 3_000, "reserve_tokens": 500, "keep_recent_tokens": 300},
 }
 
 
@@ -91,4 +93,6 @@ IDLE = {
     "opencode": {"auto": False, "prune": False},
     "crush": {"disable_auto_summarize": True},
     "goose": {"threshold": 0.0},
+    "copilot-cli": {"window_tokens": 10_000_000},
+    "pi": {"window_tokens": 10_000_000},
 }
