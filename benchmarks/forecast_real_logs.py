@@ -13,16 +13,32 @@ truth at 80 % or more; kept_tokens within 10 %.
 """
 
 import argparse
+import importlib
 import json
 import sys
 import tempfile
 from pathlib import Path
 
 from compaction.live.follower import Follower
+from compaction.live.pace import HIGH, LOW, quantile
 from compaction.live.session import CallUpdate
 
+live_forecast = importlib.import_module("compaction.live.forecast")  # the module (the package names a function so)
 BEFORE = (20, 10, 5)
 MARKS = (b'"compact_boundary"', b'"type":"compacted"')
+
+
+class Replays:
+    """The replayed 10th and 90th percentiles of the calls left (before the range is widened) and how many
+    replays there were, at the newest forecast: what benchmarks/forecast_calibration.py re-widens."""
+    found: list[tuple[float, float, int]] = []
+
+    @staticmethod
+    def spread(found):
+        Replays.found.append((quantile(found, LOW), quantile(found, HIGH), len(found)))
+        return Replays.widen(found)
+
+    widen = staticmethod(live_forecast.spread)
 
 
 def follow(path: Path, folder: Path):
@@ -31,13 +47,20 @@ def follow(path: Path, folder: Path):
     target.write_bytes(b"")
     follower = Follower(target)
     forecasts: dict[int, dict] = {}
-    with open(target, "ab") as handle:
-        for line in path.read_bytes().splitlines(keepends=True):
-            handle.write(line)
-            handle.flush()
-            for reported in follower.poll():
-                if isinstance(reported.update, CallUpdate) and reported.forecast is not None:
-                    forecasts[reported.update.call.number] = reported.forecast.as_dict()
+    live_forecast.spread = Replays.spread  # type: ignore[assignment]  # the agent's own rule's, first
+    try:
+        with open(target, "ab") as handle:
+            for line in path.read_bytes().splitlines(keepends=True):
+                handle.write(line)
+                handle.flush()
+                for reported in follower.updates():  # each forecast made right before it is yielded
+                    replays, Replays.found = (Replays.found or [None])[0], []
+                    if isinstance(reported.update, CallUpdate) and reported.forecast is not None:
+                        found = reported.forecast.as_dict()
+                        found["replays"] = replays
+                        forecasts[reported.update.call.number] = found
+    finally:
+        live_forecast.spread = Replays.widen  # type: ignore[assignment]
     return forecasts, follower.session
 
 
@@ -57,8 +80,12 @@ def points(path: Path, folder: Path, every: bool = False) -> list[dict]:
                 if call <= start or found is None:
                     continue
                 low, high = (found.get("calls_left_range") or [None, None])
-                row = {"file": path.name, "compaction": rank, "calls_before": before, "before": distance, "call": call,
-                       "calls_left": found["calls_left"], "range": [low, high]}
+                row = {"file": path.name, "path": str(path), "agent": session.agent, "compaction": rank,
+                       "calls_before": before, "before": distance, "call": call, "calls_left": found["calls_left"],
+                       "range": [low, high], "replays": found.get("replays"), "threshold": found.get("threshold"),
+                       "tokens_now": found.get("tokens_now"), "pre_tokens": compaction.pre_tokens,
+                       "context_before": compaction.context_before, "version": session.facts.get("version"),
+                       "window": session.facts.get("window")}
                 if distance == 1:
                     row["kept_tokens"] = found["kept_tokens"]
                     row["first_after"] = compaction.first_call_after
@@ -133,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--limit", type=int, default=None, help="at most this many logs")
     args = parser.parse_args(argv)
-    logs = [path for folder in args.folders for path in sorted(folder.glob("*.jsonl"))
+    logs = [path for folder in args.folders for path in sorted(folder.rglob("*.jsonl")) if "subagents" not in path.parts
             if any(mark in path.read_bytes() for mark in MARKS)][:args.limit]
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as folder:
