@@ -86,8 +86,8 @@ def points(path: Path, folder: Path, every: bool = False) -> list[dict]:
     forecasts, session = follow(path, folder)
     rows, start = [], 0
     for rank, compaction in enumerate(session.compactions if session else [], 1):
-        # Codex's lines name no trigger; a manual one is the person's
-        own = every or compaction.trigger in ("auto", None)
+        # a manual one is the person's (Codex's reader infers it: agents/codex/triggers.py)
+        own = every or compaction.trigger != "manual"
         before = compaction.calls_before
         if own and before > start:
             for distance in (*BEFORE, 1):
