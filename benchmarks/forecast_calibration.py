@@ -14,7 +14,6 @@ of the tune part, fitted on the tune part's other repositories and checked on it
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from collections.abc import Callable, Sequence
@@ -28,14 +27,13 @@ from compaction.live import pace  # noqa: E402
 
 BEFORE = (20, 10, 5)
 TARGET = 0.80
-SHORT = getattr(pace, "SHORT", 10)  # growths of history under which a session counts as short
 GRID = tuple(step / 100 for step in range(0, 301, 2))
 AGENTS = {"claude-code": "Claude Code", "codex": "Codex", "gemini-cli": "Gemini CLI"}
 
 
 def is_short(row: dict) -> bool:
     replays = row.get("replays")
-    return replays is not None and replays[2] < SHORT
+    return replays is not None and replays[2] < pace.SHORT
 
 
 def widened(row: dict, drift: float) -> tuple[int | None, int | None]:
@@ -46,7 +44,7 @@ def widened(row: dict, drift: float) -> tuple[int | None, int | None]:
         low, high = row["range"]
         return low, high
     low, high, _ = replays
-    return max(1, math.floor(1 + (low - 1) * math.exp(-drift))), math.ceil(1 + (high - 1) * math.exp(drift))
+    return pace.widen(low, high, drift)
 
 
 def holds(found: Sequence, truth: int) -> bool:
@@ -132,8 +130,8 @@ def report(rows: list[dict]) -> tuple[float, float]:
     held_out = [r for r in points if r["part"] == PARTS[1]]
     drifts = fit(tune)
     print(f"drift fitted on the tune part ({len(tune)} points, {len({r['repository'] for r in tune})} repositories): "
-          f"{drifts[1]:.2f} ({drifts[0]:.2f} under {SHORT} growths of history); now in pace.py: "
-          f"{pace.DRIFT:.2f}")
+          f"{drifts[1]:.2f} ({drifts[0]:.2f} under {pace.SHORT} growths of history); now in pace.py: "
+          f"{pace.DRIFT:.2f} ({pace.SHORT_DRIFT:.2f})")
     kind = lambda r: f"{r['agent_title']}, {'short' if is_short(r) else 'long'} history"  # noqa: E731
     as_made = lambda part: [(r, tuple(r["range"])) for r in points if r["part"] == part]  # noqa: E731
     table(cross_validated(tune), "tune part, leave one repository out (each repository fitted without it):",
@@ -142,6 +140,7 @@ def report(rows: list[dict]) -> tuple[float, float]:
         table(as_made(part), f"{part} part, the ranges as the forecast made them:", lambda r: r["agent_title"])
     refit = [(r, widened(r, drifts[0] if is_short(r) else drifts[1])) for r in held_out]
     table(refit, "held-out part, widened with the drifts fitted on the tune part:", kind)
+    table(refit, "held-out part, every agent:", lambda r: "every agent")
     return drifts
 
 
