@@ -1,15 +1,16 @@
 """A sweep of an agent's preset whose compaction is a threshold on tokens (its spec's `threshold` and
-`threshold_params`: Claude Code's buffer and window, Codex's auto-compact limit, ...): the cells that
-differ only in that threshold replayed together by the reference loop while they make the same calls.
+`threshold_params`: an auto-compact buffer, a window, a limit): the cells that differ only in that
+threshold replayed together by the reference loop while they make the same calls.
 
 Before each call the preset's step says what it compared (Step.compared: the tokens and its threshold).
 Every cell whose own threshold lies on the same side of those tokens makes the same call: the cells that
-do not compact go on together; those that compact at once go on together too (the compaction, the files
-re-read and the first call after are the same whatever the threshold), each keeping its own record of
-that call, whose event names its own threshold (its own step on the same history makes it). The cells
-on the other side leave as a branch of their own from a copy taken before the call, and may part again.
-So each cell gets exactly the replay it would get alone (tests/kernel/test_threshold_cells.py), and the
-calls before the cells part, and after they compacted together, are made once.
+do not compact go on together; those that compact at once go on together too (the compaction, what the
+agent re-attaches and the first call after are the same whatever the threshold), each keeping its own
+record of that call, whose event names its own threshold (its own step on the same history makes it; a
+cell whose step sends another history goes on alone). The cells on the other side leave as a branch of
+their own from a copy taken before the call, and may part again. So each cell gets exactly the replay it
+would get alone (tests/kernel/test_threshold_cells.py), and the calls before the cells part, and after
+they compacted together, are made once.
 """
 
 import dataclasses
