@@ -117,3 +117,24 @@ def test_opencode_random_sessions_and_context_limits(messages, values, protect):
     # a usable window of the context limit less a 1,000-token reply; 0 and below: it never compacts
     check_thresholds(messages, "opencode", [{"context_limit_tokens": value, "output_limit_tokens": 1_000,
                                              "prune_protect_tokens": protect} for value in (*values, 500)])
+
+
+NEW_AGENTS = {  # each preset's threshold knobs at values that compact the random sessions
+    "copilot-cli": lambda value: {"window_tokens": 2 * value, "threshold_fraction": 0.5},
+    "pi": lambda value: {"window_tokens": value + 1_000, "reserve_tokens": 1_000, "keep_recent_tokens": 300},
+    "crush": lambda value: {"window_tokens": value + 500, "remaining_tokens": 500},
+    "goose": lambda value: {"window_tokens": 2 * value, "threshold": 0.5},
+}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(conversations(max_turns=40), limits, st.sampled_from(sorted(NEW_AGENTS)))
+def test_other_agents_random_sessions_and_thresholds(messages, values, preset):
+    check_thresholds(messages, preset, [NEW_AGENTS[preset](value) for value in values])
+
+
+@pytest.mark.parametrize("preset", sorted(NEW_AGENTS))
+def test_other_agents_longer_session(preset):
+    messages = build(random_turns(60, seed=7, big_every=13))
+    counts = check_thresholds(messages, preset, [NEW_AGENTS[preset](value) for value in (2_000, 4_000, 8_000, 16_000)])
+    assert counts.replays <= 4

@@ -64,10 +64,13 @@ def _changed(history: History) -> bool:
 def _after_first_boundary(history: History) -> int:
     """The original index of the first call after the log's first compaction (past the end: none). There
     the replay still knows the whole history's tokens (the agent's count when it compacted, preTokens)."""
-    indexes = [b["index"] for b in history.recorded.boundaries if isinstance(b, dict) and isinstance(b.get("index"), int)]
-    first = min(indexes, default=len(history.originals))
-    return next((i for i in range(first, len(history.originals)) if history.originals[i].get("role") == "assistant"),
-                len(history.originals))
+    def build() -> int:
+        indexes = [b["index"] for b in history.recorded.boundaries
+                   if isinstance(b, dict) and isinstance(b.get("index"), int)]
+        first = min(indexes, default=len(history.originals))
+        return next((i for i in range(first, len(history.originals))
+                     if history.originals[i].get("role") == "assistant"), len(history.originals))
+    return history.shared_value("claude_code_after_first_boundary", build)
 
 
 def _threshold_at(params: dict, history: History, version: str | None) -> int:
