@@ -24,7 +24,30 @@ from compaction.replay.records import CallRecord, ReplayResult
 from compaction.strategies import Step, StepFunction, summaries_made
 
 
-class ReferenceReplay:
+class CallByCall:
+    """A replay made one call at a time (`advance`: the messages up to the next call, then the call), so
+    that a sweep can copy it between calls; `run` makes every call and finishes it."""
+
+    context: ReplayContext
+    next: int  # the next message of the conversation to take in
+
+    @property
+    def done(self) -> bool:
+        return self.next >= len(self.context.prepared.messages)
+
+    def run(self) -> ReplayResult:
+        while not self.done:
+            self.advance()
+        return self.finish()
+
+    def advance(self) -> bool:
+        raise NotImplementedError
+
+    def finish(self) -> ReplayResult:
+        raise NotImplementedError
+
+
+class ReferenceReplay(CallByCall):
     def __init__(self, context: ReplayContext, settings: Settings, step: StepFunction):
         self.context, self.settings, self.step = context, settings, step
         self.protocol = CallProtocol(context, settings)
@@ -35,13 +58,7 @@ class ReferenceReplay:
         self.done_step: Step | None = None
         self.record: CallRecord | None = None
 
-    @property
-    def done(self) -> bool:
-        return self.next >= len(self.context.prepared.messages)
-
-    def run(self) -> ReplayResult:
-        while not self.done:
-            self.advance()
+    def finish(self) -> ReplayResult:
         return self.protocol.finish()
 
     def advance(self) -> bool:

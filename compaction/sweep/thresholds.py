@@ -77,7 +77,7 @@ def threshold_replays(context: ReplayContext, cells: Sequence[tuple[Key, Setting
                 stack += [(before.fork(m.settings, m.step), [m]) for m in apart]
                 members = [m for m in members if m not in apart]
         counts.replays += 1
-        result = replay.protocol.finish()
+        result = replay.finish()
         for member in members:
             yield member.key, _as_member(result, member)
 
