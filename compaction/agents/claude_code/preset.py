@@ -93,7 +93,8 @@ def answered_since_summary(history: History) -> bool:
     for message in reversed(history.messages):
         if message.get("role") == "assistant":
             return True
-        if str(message.get("content", "")).startswith(SUMMARY_PREFIX):
+        content = message.get("content", "")
+        if not isinstance(content, list) and str(content).startswith(SUMMARY_PREFIX):  # a list's text opens "["
             return False
     return False
 
@@ -135,9 +136,13 @@ def _claude_code(params: dict):
         parted = bool(acted) or call > _after_first_boundary(history)
         counting = bool(acted) or (history.known_tokens is None and _changed(history))
 
+        measured: list = [None, 0]  # the history last measured from the log's growth, and its tokens
+
         def tokens(of: History) -> int:
             if counting and of.known_tokens is None:
-                return history_tokens(of, made_tokens(of, version, call))
+                if measured[0] is not of:
+                    measured[:] = of, history_tokens(of, made_tokens(of, version, call))
+                return measured[1]
             return of.context_tokens
 
         if params["idle_microcompact"]:
@@ -171,8 +176,7 @@ def _claude_code(params: dict):
             events += compacted
             counting = True
         if counting:
-            estimate = history_tokens(history, made_tokens(history, version, call)) if history.known_tokens is None \
-                else None
+            estimate = tokens(history) if history.known_tokens is None else None
             if estimate is not None and estimate != history.context_tokens:
                 history = history.anchored(estimate, history.context_size)
         # the threshold is read nowhere else unless the warning microcompact compares with it at every call
