@@ -70,12 +70,19 @@ def learnt_summary_chars(version: str | None) -> tuple[int, str]:
 
 
 def base_from_first_call(messages: list[Message], first_call_tokens: int, first_call_index: int,
-                         tokens_per_char: float, start_attachments: list[dict] | None = None) -> int:
+                         tokens_per_char: float, start_attachments: list[dict] | None = None,
+                         prompt_chars: int | None = None) -> int:
     """What every call carries besides the conversation: the first call's context less its prompt (and
-    less the attachment lines written before it, when the log has them: they are counted apart)."""
-    prompt = sum(message_size(message) + 2 for message in messages[:first_call_index])
+    less the attachment lines written before it, when the log has them: they are counted apart).
+    `prompt_chars`: that prompt's characters (prompt_chars_of), when the caller has them already."""
+    prompt = prompt_chars_of(messages, first_call_index) if prompt_chars is None else prompt_chars
     prompt += sum(item.get("chars", 0) for item in start_attachments or ())
     return max(round(first_call_tokens - tokens_per_char * prompt), 0)
+
+
+def prompt_chars_of(messages: list[Message], first_call_index: int) -> int:
+    """The characters of the first call's prompt, as its messages are measured in a history."""
+    return sum(message_size(message) + 2 for message in messages[:first_call_index])
 
 
 def _reloaded(attachments: list[dict] | None, start_attachments: list[dict] | None) -> int | None:
@@ -199,7 +206,8 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
                      attachments: list[dict] | None = None,
                      start_attachments: list[dict] | None = None, recent: list[RecentFile] | None = None,
                      plan_and_todos_chars: tuple[int, int] | None = None,
-                     base_source: str | None = None, scan: Scanned | None = None) -> FirstCallAfter:
+                     base_source: str | None = None, scan: Scanned | None = None,
+                     prompt_chars: int | None = None) -> FirstCallAfter:
     """The expected tokens of the first call after Claude Code `version` compacts `messages` (every
     message of the session so far, in API form: the log's own, its earlier summaries included).
 
@@ -212,11 +220,12 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
     (its metadata "start_attachments"). A reader that keeps no messages (the live forecast) gives what they
     would show instead: `recent`, the files re-attached (newest first), and `plan_and_todos_chars`, the
     characters of the last plan presented and of the last to-do list written. `scan`: the messages already
-    scanned (`scanned(messages)`), for a caller that asks after many prefixes of one session."""
+    scanned (`scanned(messages)`), and `prompt_chars` the first call's prompt (prompt_chars_of), for a caller
+    that asks after many prefixes of one session."""
     per_char = text_rate(tokens_per_char)
     if base_tokens is None:
         base_tokens = base_from_first_call(messages, first_call_tokens, first_call_index, per_char,
-                                           start_attachments) if first_call_tokens else 0
+                                           start_attachments, prompt_chars) if first_call_tokens else 0
         base_words = (f"system prompt and tools {base_tokens:,} (the session's first call, {first_call_tokens:,}, "
                       "less its prompt)" if first_call_tokens else "system prompt and tools unknown (no call recorded)")
     else:

@@ -17,6 +17,7 @@ from compaction.agents.claude_code.after_compaction import (
     FirstCallAfter,
     Scanned,
     first_call_after,
+    prompt_chars_of,
     text_rate,
 )
 from compaction.agents.claude_code.markers import SUMMARY_PREFIX
@@ -126,7 +127,8 @@ def expected_after(history: History, index: int, version: str | None) -> FirstCa
         base_tokens=shown if shown is not None or first is not None else history.token_model.tokens(history.overhead),
         base_source=BASE_SHOWN if shown is not None else None,
         summary_chars=summary, attachments=own.get("attachments") if own is not None else None,
-        start_attachments=list(history.recorded.start_attachments), scan=_scanned(history, index))
+        start_attachments=list(history.recorded.start_attachments), scan=_scanned(history, index),
+        prompt_chars=_prompt_chars(history, index, first))
     carried = carried_after(history, own) if own is not None else None
     return capped_base(found, carried) if carried is not None else found
 
@@ -166,6 +168,17 @@ class _Prefixes:
 
     def _called(self, index: int) -> bool:
         return index < len(self.originals) and self.originals[index].get("role") == "assistant"
+
+
+def _prompt_chars(history: History, end: int, first: int | None) -> int:
+    """prompt_chars_of the session's messages before `end`, at most `first` (the first recorded call): from
+    their running sums, worked out once per conversation."""
+    def build() -> list[int]:
+        sums = [0]
+        for message in history.originals[:first or 0]:
+            sums.append(sums[-1] + prompt_chars_of([message], 1))
+        return sums
+    return history.shared_value(("claude_code_prompt_sums", first), build)[min(end, first or 0)]
 
 
 def _scanned(history: History, index: int) -> Scanned:
