@@ -38,7 +38,7 @@ def facts_of(context: ReplayContext) -> Facts:
     prepared, billing = context.prepared, context.billing
     usage, times = prepared.recorded.usage, prepared.recorded.timestamps
     model = prepared.token_model
-    uncompacted = Uncompacted(prepared, billing, context.window, context.from_log)
+    uncompacted = Uncompacted(prepared, billing, context.window_at, context.from_log)
     calls = context.call_indices
     known, exact, anchor_tokens, anchor_chars, output, fresh = [], [], [], [], [], []
     recorded_read, recorded_write, recorded_cost, recorded = [], [], [], []

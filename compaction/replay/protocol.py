@@ -42,7 +42,7 @@ class CallProtocol:
         self.settings = settings  # what the compact tool's summary keeps verbatim
         self.result: ReplayResult = context.new_result(settings)
         self.meter = context.new_meter()
-        self.uncompacted = Uncompacted(prepared, context.billing, context.window, context.from_log)
+        self.uncompacted = Uncompacted(prepared, context.billing, context.window_at, context.from_log)
         self.agent_summaries = prepared.recorded.agent_summaries
         self.compact_turns = lookups.compact_turns(prepared)
         self.output_chars = lookups.output_chars_before(prepared)
@@ -77,11 +77,11 @@ class CallProtocol:
         self.pending = []
         return acted, events
 
-    def reactive(self, tokens: int, history: History, settings: Settings):
+    def reactive(self, index: int, tokens: int, history: History, settings: Settings):
         """The loop's own compaction of a context over the model window (a Step), or None: under the
         window, or nothing left to compact (only the newest messages: it is sent over the window), or a
         strategy that follows the log sends what the log records the agent sent (the model took that call)."""
-        window = self.context.window
+        window = self.context.window_at(index)
         if tokens <= window or (self.context.follows_log and history.known_tokens is not None):
             return None
         context = self.context
@@ -107,7 +107,7 @@ class CallProtocol:
         self.outputs_whole += whole
         self.first_new = index
         calls = self.result.calls
-        window = self.context.window
+        window = self.context.window_at(index)
         record = CallRecord(call=len(calls), index=index, messages=len(sent.messages), chars=sent.context_size,
                             tokens=tokens, raw_chars=raw_chars, raw_tokens=raw_tokens, acted=acted,
                             summaries=self.summaries, tokens_total=self.tokens_total, raw_tokens_total=self.raw_total,

@@ -90,6 +90,8 @@ class ReplayResult:
     overhead_chars: int = 0  # characters of system prompt and tools sent with every call
     recorded_totals: dict | None = None  # what the log says of the whole run (importers/totals.py)
     run_model: str | None = None  # the model the log names for the whole run, not per call
+    # the calls on another model than the main one, each replayed against its own model's window
+    call_windows: tuple = ()  # measures/windows.py CallWindow(index, model, tokens)
 
     def history(self, call: int) -> History:
         """The history sent at `call` (its `.messages`, `.sizes`, `.origins`)."""

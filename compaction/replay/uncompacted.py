@@ -1,5 +1,7 @@
 """The uncompacted side of a replay: the same session never compacted."""
 
+from collections.abc import Callable
+
 from compaction.measures.billing import Billing
 from compaction.measures.cache import expired
 from compaction.model.calibration import recorded_context
@@ -16,7 +18,8 @@ class Uncompacted:
     plus what joined since (History.anchor), so a strategy that changes nothing sends exactly this. A
     handful of numbers carried from call to call."""
 
-    def __init__(self, prepared: History, billing: Billing, window: int, from_log: bool = True):
+    def __init__(self, prepared: History, billing: Billing, window: Callable[[int], int], from_log: bool = True):
+        """`window`: the window the call at a message index is held to (ReplayContext.window_at)."""
         self.prepared, self.billing, self.window, self.from_log = prepared, billing, window, from_log
         self.before = lookups.first_boundary_index(prepared)  # until then, it is what the agent sent
         # at the call right after the log's first compaction, the log says what the whole history held
@@ -74,7 +77,7 @@ class Uncompacted:
         if known is not None:
             self.anchor = (known, chars)
         tokens = known if known is not None else anchored_tokens(prepared.token_model, self.anchor, chars)
-        runs = tokens <= self.window
+        runs = tokens <= self.window(index)
         cost = 0.0
         if runs:
             price = self.billing.at(index)
