@@ -10,8 +10,8 @@ import streamlit as st
 from compaction.errors import SettingsError
 from compaction.measures import MEASURES
 from compaction.replay import SweepResult
-from compaction.strategies import compaction_point
 from dashboard.render import timeline, tune_axes
+from dashboard.render.agent_regime import regime_sentence
 from dashboard.render.time_charts import sweep_heatmap
 from dashboard.render.tradeoff_chart import tradeoff_figure
 from dashboard.render.tune_notes import Label, cost_against_log, irrelevance_notes, layers_below, value_label
@@ -165,34 +165,14 @@ def pick_boxes(x: Axis, y: Axis, current) -> None:
                        icon=":material/check:", type="primary")
 
 
-def _regime_values(history) -> dict[str, int] | None:
-    point = compaction_point(history)
-    if point is None:
-        return None
-    specs = {spec.field: spec for spec in state.SLIDERS}
-    messages = tune_axes.regime_max_messages(len(history.messages))[-1]
-    results = sum(1 for message in history.messages for block in (message.get("content") or [])
-                  if isinstance(block, dict) and block.get("type") == "tool_result")
-    values = {"max_messages": min(messages, specs["max_messages"].maximum),
-              "keep_recent": min(max(results, 3), specs["keep_recent"].maximum)}
-    # where the pipeline's L4 fires at the agent's own compaction call (read off the replay), else its
-    # compaction point through the token model
-    limit = state.regime_limit(state.settings().replace(**values)) \
-        or tune_axes.converter(history).chars("context_limit", point)
-    return {"context_limit": min(limit, specs["context_limit"].maximum), **values}
-
-
 def agent_regime(history) -> None:
     """For a log that compacted itself: the settings under which the pipeline behaves as the agent did."""
-    values = _regime_values(history)
-    if values is None:
+    found = state.agent_regime()
+    if found.point is None:
         return
-    point = compaction_point(history)
+    values = found.values
     still = layers_below(history, state.settings().replace(**values))
-    st.markdown(f"**The agent's own regime.** It never snipped nor replaced old results, and it compacted at "
-                f"{point:,} tokens. In the pipeline: max_messages {values['max_messages']:,} (no snip), KEEP_RECENT "
-                f"{values['keep_recent']:,} (no placeholders) and CONTEXT_LIMIT {values['context_limit']:,} "
-                "characters (where the pipeline's L4 first summarises at the call the agent first compacted at)."
+    st.markdown("**The agent's own regime.** " + regime_sentence(found, "It")
                 + (f" Still acting at these settings: {', '.join(still)}." if still else ""))
     st.button("Use the agent's regime in the sidebar", on_click=state.apply_settings, args=(values,),
               key="tune_agent_regime", icon=":material/history:")
