@@ -37,7 +37,7 @@ def command_replay(args: argparse.Namespace) -> int:
 def replay_table(result: ReplayResult, window: dict | None = None) -> str:
     lines = [f"{'call':>6} {'message':>8} {'sent':>6} {'tokens':>9} {'no compaction':>14} {'summaries':>9}  acted"]
     for c in result.calls:
-        lines.append(f"{c.call:>6} {c.index:>8} {c.messages:>6} {c.tokens:>9,} {c.raw_tokens:>14,} "
+        lines.append(f"{c.call + 1:>6} {c.index:>8} {c.messages:>6} {c.tokens:>9,} {c.raw_tokens:>14,} "
                      f"{c.summaries:>9}  {' '.join(c.acted)}{'  OVER WINDOW' if c.over_window else ''}")
     totals = result.totals
     lines += ["", f"calls {totals['calls']:,}, summaries {totals['summaries']:,}, reactive {totals['reactive']:,}, "

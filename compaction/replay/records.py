@@ -50,7 +50,7 @@ class CallRecord:
         return self.measures.blind if self.measures else ()
 
     def as_dict(self) -> dict[str, Any]:
-        data = {"call": self.call, "index": self.index, "messages": self.messages, "chars": self.chars,
+        data = {"call": self.call + 1, "index": self.index, "messages": self.messages, "chars": self.chars,
                 "tokens": self.tokens, "estimated_tokens": self.tokens, "raw_chars": self.raw_chars,
                 "raw_tokens": self.raw_tokens, "raw_runs": self.raw_runs, "acted": list(self.acted),
                 "summaries": self.summaries, "tokens_total": self.tokens_total,
@@ -198,9 +198,18 @@ class ReplayResult:
         }
 
     def as_dict(self) -> dict[str, Any]:
-        return {"calls": [c.as_dict() for c in self.calls], "totals": self.totals,
-                "settings": self.settings.as_dict(), "boundaries": self.boundaries,
+        """For JSON: every call numbered from 1, as the pages show it (here `call` is a position from 0)."""
+        totals = self.totals
+        totals.update({key: one_based(totals[key]) for key in ("raw_stop_call", "parting_call")})
+        return {"calls": [c.as_dict() for c in self.calls], "totals": totals,
+                "settings": self.settings.as_dict(),
+                "boundaries": [{**b, "call": one_based(b.get("call"))} for b in self.boundaries],
                 "prices": asdict(self.prices) if self.prices is not None else None}
+
+
+def one_based(call: int | None) -> int | None:
+    """A call's position as people and the JSON number it: from 1."""
+    return None if call is None else call + 1
 
 
 def _priced_by_log(measures: CallMeasures) -> bool:

@@ -93,3 +93,15 @@ class Uncompacted:
         if index not in self.prepared.recorded.agent_summaries:
             self.chars_so_far += self.prepared.sizes[index]
             self.count += 1
+
+
+def uncompacted_tokens(prepared: History, index: int) -> int:
+    """The tokens the call answered by message `index` (len(messages): the call after the last) sends had
+    nothing ever been compacted, as a replay counts them (its `raw_tokens`): the log's own figures where it
+    says them, else measured from the last call it does. One figure for Conversation and Replay."""
+    side = Uncompacted(prepared, Billing(prepared.recorded.usage), lambda _: 0)  # no window: no cost priced
+    for position in range(min(index, len(prepared.messages))):
+        if prepared.messages[position].get("role") == "assistant":
+            side.call(position, 0, None)  # each call anchors the next, as in the replay
+        side.append(position)
+    return side.call(index, 0, None)[1]
