@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from compaction.kernel.tariffs import Tariff
-from compaction.measures.cache import expired
 from compaction.measures.prices import recorded_parts
 from compaction.model.calibration import recorded_context
 from compaction.replay.context import ReplayContext
@@ -61,7 +60,7 @@ def facts_of(context: ReplayContext) -> Facts:
             output.append(out)
             price = billing.at(index)
             time = times[index] if index < len(times) else None
-            fresh.append(call == 0 or expired(previous_time, time, price.ttl_s))
+            fresh.append(call == 0 or not price.holds(previous_time, time))
             previous_time = time
             recorded.append(None if entry is None else {
                 **entry, "model": billing.model_at(index), "context_tokens": recorded_context(entry),

@@ -3,7 +3,6 @@
 from collections.abc import Callable
 
 from compaction.measures.billing import Billing
-from compaction.measures.cache import expired
 from compaction.model.calibration import recorded_context
 from compaction.model.history import History, anchored_tokens
 from compaction.model.sizes import list_chars
@@ -82,7 +81,7 @@ class Uncompacted:
         if runs:
             price = self.billing.at(index)
             previous = self.previous
-            read = 0 if previous is None or expired(previous[1], time, price.ttl_s) else min(previous[0], tokens)
+            read = 0 if previous is None or not price.holds(previous[1], time) else min(previous[0], tokens)
             # what the agent sent, until its own first compaction: its recorded reads and writes
             cost = price.as_recorded(usage, output_tokens) if known is not None and index < self.before and usage is not None \
                 else price.cached(read, tokens - read, output_tokens)
