@@ -10,8 +10,7 @@ own usage at those prices (`recorded_cost_usd`), or the run's totals where the l
 from collections import Counter
 
 from compaction.importers import has_tokens, input_of
-from compaction.measures import DEFAULT_PRICES, bills_cache_writes
-from compaction.measures.billing import NO_CACHE
+from compaction.measures import DEFAULT_PRICES, NO_CACHE, bills_cache_writes
 from compaction.replay import ReplayResult
 from dashboard.render.units import dollars
 

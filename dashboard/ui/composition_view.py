@@ -12,7 +12,7 @@ from compaction.measures import (
     uncompacted_along,
     uncompacted_composition,
 )
-from compaction.replay.uncompacted import uncompacted_tokens
+from compaction.replay import uncompacted_tokens
 from dashboard.render.composition_chart import composition_area, composition_bars, live_bars
 from dashboard.render.text import literal
 from dashboard.render.timeline import STRATEGY_TITLES

@@ -9,7 +9,7 @@ import streamlit as st
 
 from compaction.errors import SettingsError
 from compaction.measures import MEASURES
-from compaction.replay import SweepResult
+from compaction.sweep import SweepResult
 from dashboard.render import timeline, tune_axes
 from dashboard.render.agent_regime import regime_sentence
 from dashboard.render.time_charts import sweep_heatmap

@@ -10,8 +10,9 @@ import compaction.agents  # noqa: F401 (the agents register their presets)
 from compaction.importers import load_conversation
 from compaction.measures.billing import NO_CACHE, Billing
 from compaction.model import DEFAULTS
-from compaction.replay import replay, sweep_stream
+from compaction.replay import replay
 from compaction.strategies import REGISTRY
+from compaction.sweep import sweep_stream
 
 from .openhands_no_cache import write_instance
 
