@@ -45,6 +45,9 @@ def replay_table(result: ReplayResult, window: dict | None = None) -> str:
     lines += [line for line in totals_lines(totals) if line]
     if window is not None:
         lines.append(f"model window {window['tokens']:,} tokens ({window['source']})")
+    for own in result.call_windows:
+        number = next((c.call + 1 for c in result.calls if c.index == own.index), None)
+        lines.append(f"call {number:,} ran on {own.model}: replayed against its window of {own.tokens:,} tokens")
     if totals["reactive"]:  # the window, not the settings, compacted: say which flag moves it
         lines.append(f"the model window ({totals['model_window_tokens']:,} tokens) was reached: reactive compaction "
                      f"ran {totals['reactive']:,} time(s) whatever the settings (--model-window sets the window)")

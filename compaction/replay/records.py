@@ -201,7 +201,11 @@ class ReplayResult:
         """For JSON: every call numbered from 1, as the pages show it (here `call` is a position from 0)."""
         totals = self.totals
         totals.update({key: one_based(totals[key]) for key in ("raw_stop_call", "parting_call")})
+        numbers = {c.index: c.call + 1 for c in self.calls}
         return {"calls": [c.as_dict() for c in self.calls], "totals": totals,
+                # the calls on another model than the session's, each replayed against its own model's window
+                "calls_on_other_models": [{"call": numbers.get(w.index), "model": w.model, "window_tokens": w.tokens}
+                                          for w in self.call_windows],
                 "settings": self.settings.as_dict(),
                 "boundaries": [{**b, "call": one_based(b.get("call"))} for b in self.boundaries],
                 "prices": asdict(self.prices) if self.prices is not None else None}

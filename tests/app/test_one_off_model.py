@@ -5,10 +5,12 @@ model_context_window 258,400, and one of gpt-5.3-codex-spark, 121,600) keeps its
 that model's own window, which the page says."""
 
 import dataclasses
+import json
 import tomllib
 
 import pytest
 
+from compaction.cli import main as cli
 from compaction.importers import load_conversation
 from compaction.live.follower import Follower
 from compaction.replay import replay
@@ -76,3 +78,11 @@ def test_live_compacts_where_replay_and_tune_do(rollout):
     reported = follower.poll()
     thresholds = [item.forecast.threshold for item in calls(reported)]
     assert len(thresholds) == 81 and thresholds[-1] == 244_800
+
+
+def test_the_command_line_names_the_call_on_another_model(capsys):
+    assert cli.main(["replay", CASE, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["model_window"]["tokens"] == data["totals"]["model_window_tokens"] == 272_000
+    assert data["calls_on_other_models"] == [{"call": 3, "model": SPARK, "window_tokens": 128_000},
+                                             {"call": 4, "model": SPARK, "window_tokens": 128_000}]
