@@ -114,7 +114,7 @@ class OwnSetting:
     what its log records."""
 
     cost: float  # the replay of the agent's own setting, every call, at the cells' prices and cache
-    words: str  # what that setting is: "Claude Code's own setting (window_tokens 200,000)"
+    words: str  # what that setting is: "<agent>'s own setting (window_tokens 200,000)"
     recorded: float | None = None  # what the log records the session cost
     recorded_calls: int = 0  # the calls whose usage the log records
     calls: int = 0  # the session's calls
