@@ -4,8 +4,8 @@ whole run only: measures/prices.py), with the cache lifetime the log's writes sh
 2 x input, a 5-minute one 1.25 x, and the cache expires after that lifetime). A model the table lacks, or a conversation that names none, is priced at the default
 prices and said once, never at $0.
 
-A log whose calls never read nor wrote a cache (an agent run without prompt caching: no call past the
-smallest prefix a provider caches records any) is priced with no cache on every side (lifetime NO_CACHE):
+A log whose calls never read nor wrote a cache (an agent run without prompt caching: no call after the
+first, past the smallest prefix a provider caches, records any) is priced with no cache on every side (lifetime NO_CACHE):
 no replay, of any strategy, reads from a cache its agent never had.
 """
 
@@ -69,10 +69,11 @@ def _lifetime(usage: dict | None) -> str | None:
 
 
 def records_no_cache(recorded: list[dict]) -> bool:
-    """Whether a log's recorded calls say its agent used no prompt cache: some call sent more than a provider
-    caches, and no call read or wrote any."""
+    """Whether a log's recorded calls say its agent used no prompt cache: a call after the first (one that
+    could have read what the one before it wrote) sent more than a provider caches, and no call read or wrote
+    any."""
     parts = [recorded_parts(entry) for entry in recorded]
-    return any(sum(found) > CACHEABLE_TOKENS for found in parts) and not any(sum(found[1:]) for found in parts)
+    return any(sum(found) > CACHEABLE_TOKENS for found in parts[1:]) and not any(sum(found[1:]) for found in parts)
 
 
 class Billing:
