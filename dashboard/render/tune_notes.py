@@ -118,6 +118,7 @@ class OwnSetting:
     recorded: float | None = None  # what the log records the session cost
     recorded_calls: int = 0  # the calls whose usage the log records
     calls: int = 0  # the session's calls
+    cost_over_recorded: float | None = None  # the replay's cost over the calls whose usage the log records
 
 
 def recorded_words(own: OwnSetting) -> str:
@@ -126,8 +127,10 @@ def recorded_words(own: OwnSetting) -> str:
         return "Its log records no cost."
     if own.calls and 0 < own.recorded_calls < own.calls:
         missing = own.calls - own.recorded_calls
+        over = "" if own.cost_over_recorded is None else \
+            f" Over those {own.recorded_calls:,} calls the setting replayed costs {dollars(own.cost_over_recorded)}."
         return (f"Its log records {dollars(own.recorded)} for {own.recorded_calls:,} of its {own.calls:,} calls (the "
-                f"other {missing:,} recorded no usage), so that figure covers only those; the replays cover all.")
+                f"other {missing:,} recorded no usage), so that figure covers only those; the replays cover all.{over}")
     return f"Its log records {dollars(own.recorded)}."
 
 

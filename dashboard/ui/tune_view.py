@@ -88,7 +88,8 @@ def own_setting() -> OwnSetting | None:
         replayed = state.strategy_replay("as-recorded", {})
         words = "the log's own compactions"
     totals = replayed.totals
-    return OwnSetting(totals["cost_usd"], words, paid, totals["recorded_calls"], totals["calls"])
+    over = sum(call.measures.cost_usd for call in replayed.calls if call.measures is not None and call.measures.recorded)
+    return OwnSetting(totals["cost_usd"], words, paid, totals["recorded_calls"], totals["calls"], over)
 
 
 def against_paid(result: SweepResult, label: Label = value_label, name: Callable[[str], str] = str) -> None:

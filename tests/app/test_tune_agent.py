@@ -121,4 +121,4 @@ def test_an_aider_history_with_usage_for_some_calls_says_so(tmp_path):
     [sentence] = [text for text in infos(at) if "replayed on the same calls" in text]
     assert "less than Aider's own setting (window_tokens " in sentence
     assert "for 2 of its 4 calls (the other 2 recorded no usage), so that figure covers only those; the replays " \
-           "cover all." in sentence
+           "cover all. Over those 2 calls the setting replayed costs $" in sentence

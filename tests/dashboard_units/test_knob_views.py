@@ -63,9 +63,10 @@ def test_the_sentence_sets_the_cells_against_the_agents_own_setting_replayed(lin
     assert cost_against_log(line, replace(own, cost=between)).startswith(
         f"2 of 5 settings cost less than Codex CLI's own setting (window_tokens 272,000), replayed on the same calls "
         f"(${between:,.2f})")
-    partial = cost_against_log(line, replace(own, recorded_calls=14))
+    partial = cost_against_log(line, replace(own, recorded_calls=14, cost_over_recorded=27.5))
     assert partial.endswith("Its log records $30.23 for 14 of its 16 calls (the other 2 recorded no usage), so that "
-                            "figure covers only those; the replays cover all.")
+                            "figure covers only those; the replays cover all. Over those 14 calls the setting "
+                            "replayed costs $27.50.")
     assert cost_against_log(line, replace(own, recorded=None)).endswith("Its log records no cost.")
     assert cost_against_log(line, None) is None  # a log of no known agent that records no cost
 
