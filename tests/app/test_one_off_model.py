@@ -86,3 +86,12 @@ def test_the_command_line_names_the_call_on_another_model(capsys):
     assert data["model_window"]["tokens"] == data["totals"]["model_window_tokens"] == 272_000
     assert data["calls_on_other_models"] == [{"call": 3, "model": SPARK, "window_tokens": 128_000},
                                              {"call": 4, "model": SPARK, "window_tokens": 128_000}]
+
+
+def test_live_keeps_the_main_models_window_through_a_one_off_last_turn(tmp_path):
+    """The one-off turn is the newest: Live's forecast stays at the main model's 244,800, as Replay's."""
+    path = write_rollout(tmp_path / "rollout-2026-05-11T09-00-00-019e1a41.jsonl", calls=30, output_chars=10_000,
+                         model="gpt-5.4", one_off=(29, SPARK, 121_600))
+    thresholds = [item.forecast.threshold for item in calls(Follower(path).poll())]
+    assert len(thresholds) == 30 and set(thresholds) == {244_800}
+    assert replay(load_conversation(path), keep_histories=False).model_window_tokens == 272_000
