@@ -1,0 +1,145 @@
+"""A task of Cline, Roo Code or Kilo Code: its folder (globalStorage/<extension>/tasks/<id>/) holds
+`api_conversation_history.json` (the messages sent, Anthropic-style) and `ui_messages.json` (what the panel
+showed, with one `api_req_started` row per model request). Either file loads alone; a folder, or a file
+whose twin lies beside it, loads both (task.py).
+
+- requests.py: one request row's usage, cost and model;
+- panel.py: ui_messages.json as messages, calls and the log's own compactions;
+- api_history.py: api_conversation_history.json, and Roo's and Kilo's compaction tags in it;
+- task.py: both files of a folder together.
+
+The three extensions share the layout; what tells them apart in a file: Cline's rows carry
+`conversationHistoryIndex` and `modelInfo`, its messages `modelInfo` and `metrics`; Roo Code's and Kilo
+Code's request rows `apiProtocol`, their messages `condenseParent` / `isSummary` and a first turn in
+<user_message>. Kilo Code writes what Roo Code writes (a fork): its files load as Roo Code's unless
+`--format kilo-code` is given (or its folder is under kilocode.kilo-code).
+"""
+
+from typing import Any
+
+from compaction.agents.cline.log.api_history import History, looks_like_history, read_history
+from compaction.agents.cline.log.panel import Panel, iso, walk
+from compaction.agents.cline.log.requests import STARTED
+from compaction.errors import ConversationError
+from compaction.importers.checks import build_conversation, check_message
+from compaction.importers.totals import RECORDED_TOTALS, run_totals
+from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY
+from compaction.model.conversation import Conversation, LoadWarning
+
+CLINE, ROO, KILO = "cline", "roo-code", "kilo-code"
+PANEL_FILE, HISTORY_FILE = "ui_messages.json", "api_conversation_history.json"
+_HEAD = 200  # rows looked at to recognise a file
+ROO_SAYS = ("condense_context", "condense_context_error", "sliding_window_truncation")
+ROO_TAGS = ("condenseParent", "isSummary", "truncationParent", "isTruncationMarker")
+
+
+def looks_like_panel(value: Any) -> bool:
+    """ui_messages.json: a list of rows `{ts, type: say|ask, ...}`, a request row or the task among them."""
+    if not isinstance(value, list) or not value:
+        return False
+    head = value[:_HEAD]
+    rows = all(isinstance(row, dict) and row.get("type") in ("say", "ask") and "ts" in row for row in head[:20])
+    return rows and any(row.get("say") in (STARTED, "task") for row in head)
+
+
+def flavour(value: Any) -> str | None:
+    """Which extension wrote a file of the family (CLINE or ROO), or None when it is not one."""
+    if looks_like_panel(value):
+        head = value[:_HEAD]
+        if any(row.get("say") in ROO_SAYS or (row.get("say") == STARTED and '"apiProtocol"' in str(row.get("text")))
+               for row in head):
+            return ROO
+        return CLINE
+    if looks_like_history(value):
+        if any(isinstance(row, dict) and any(tag in row for tag in ROO_TAGS) for row in value):
+            return ROO
+        first = value[0]["content"]
+        text = first if isinstance(first, str) else next(
+            (b.get("text") for b in first if isinstance(b, dict) and isinstance(b.get("text"), str)), "")
+        return ROO if str(text).lstrip().startswith("<user_message>") else CLINE
+    return None
+
+
+def sniffer(name: str):
+    return lambda value: flavour(value) == name
+
+
+def loader(name: str):
+    def load(value: Any, label: str) -> Conversation:
+        if looks_like_panel(value):
+            return from_panel(walk(value), label, name)
+        if isinstance(value, list) and value and looks_like_history(value):
+            return from_history(read_history(value, iso), label, name)
+        raise ConversationError(f"neither a task's {PANEL_FILE} (rows with type say/ask and an api_req_started) "
+                                f"nor its {HISTORY_FILE} (a list of messages, the first the person's task)",
+                                where=label)
+    return load
+
+
+def from_panel(panel: Panel, label: str, name: str, history: History | None = None) -> Conversation:
+    if not panel.messages:
+        raise ConversationError(f"no model request: a {PANEL_FILE} without an api_req_started row", where=label)
+    warnings = list(panel.warnings) + _panel_warnings(panel)
+    metadata = {**_panel_facts(panel), "file": PANEL_FILE}
+    return build_conversation(panel.messages, label, name, warnings, metadata=metadata,
+                              fresh_starts=frozenset(b["index"] for b in panel.boundaries),
+                              usage=panel.usage if any(panel.usage) else [], timestamps=panel.timestamps)
+
+
+def from_history(history: History, label: str, name: str) -> Conversation:
+    warnings = list(history.warnings)
+    for index, message in enumerate(history.messages):
+        warnings += [LoadWarning(text, index=index) for text in check_message(message, f"{label}: messages[{index}]")]
+    calls = [u for u in history.usage if u is not None]
+    if calls:
+        warnings.append(LoadWarning(f"{len(calls):,} replies carry Cline's metrics: its `cached` adds the cache's "
+                                    "writes and reads, read here as reads", kind="cached_not_split"))
+    cost = sum(u.get("cost_usd", 0.0) for u in calls)
+    metadata: dict[str, Any] = {
+        "file": HISTORY_FILE, "models": history.models, "compact_boundaries": history.boundaries,
+        "compact_summary_indices": history.summaries, "messages_hidden_by_compactions": history.tagged,
+        "tool_results_read_from_text": history.results_from_text,
+        "calls": len(calls)}
+    totals = run_totals(f"{HISTORY_FILE} metrics", cost_usd=cost, calls=len(calls)) if calls else None
+    if totals:
+        metadata[RECORDED_TOTALS] = totals
+    return build_conversation(history.messages, label, name, warnings, metadata=metadata,
+                              fresh_starts=frozenset(b["index"] for b in history.boundaries),
+                              usage=history.usage if calls else [], timestamps=history.timestamps)
+
+
+def _panel_facts(panel: Panel) -> dict:
+    requests = panel.requests
+    priced = [r.cost_usd for r in requests if r.cost_usd is not None]
+    models = list(dict.fromkeys(r.model for r in requests if r.model))
+    facts: dict[str, Any] = {
+        "models": models, "calls": len(requests),
+        "calls_with_usage": sum(1 for r in requests if r.usage is not None),
+        "calls_cut_off": sum(1 for r in requests if r.cancelled),
+        "logged_cost_usd": round(sum(priced), 10) if priced else None,
+        "compact_boundaries": panel.boundaries, "api_protocols": sorted({r.protocol for r in requests if r.protocol}),
+        **{key: value for key, value in sorted(panel.counts.items())}}
+    if panel.window:
+        facts[NAMED_KEY] = panel.window
+        facts[NAMED_SOURCE_KEY] = "the environment details' Context Window Usage line"
+    totals = run_totals(f"{PANEL_FILE} api_req_started", cost_usd=sum(priced), calls=len(requests))
+    if totals:
+        facts[RECORDED_TOTALS] = totals
+    return facts
+
+
+def _panel_warnings(panel: Panel) -> list[LoadWarning]:
+    found = []
+    if not any(r.text for r in panel.requests):
+        found.append(LoadWarning("the request rows keep no `request` text: the person's turns are the panel's task "
+                                 "and feedback, and each call's context is known from its usage only",
+                                 kind="no_request_text"))
+    if panel.counts.get("calls_without_text"):
+        found.append(LoadWarning(f"{panel.counts['calls_without_text']:,} request(s) show no reply in the panel "
+                                 "(cut off, failed or retried): each is a call with an empty reply",
+                                 kind="call_without_text"))
+    return found
+
+
+__all__ = ["CLINE", "HISTORY_FILE", "KILO", "PANEL_FILE", "ROO", "flavour", "from_history", "from_panel",
+           "loader", "looks_like_panel", "sniffer"]

@@ -1,0 +1,223 @@
+"""A task's ui_messages.json (what the panel showed) as messages, one model call per `api_req_started`.
+
+Rows are `{ts, type: "say"|"ask", say|ask, text, ...}`. Each request row opens a call: the person's turn
+is the row's `request` (Cline keeps what it sent: the tool's result, the feedback, the environment
+details), else the panel's task and feedback since the call before (Roo Code and Kilo Code keep no
+`request`). The reply is what the panel showed until the next request: the model's text, and its tool
+calls (`say: "tool"` / `ask: "tool"` JSON, commands, follow-up questions) as tool_use blocks; a tool
+call's result is the next turn's `[tool for '...'] Result:` text, read as its tool_result. Thinking
+(`reasoning`) is not resent by these extensions and is left out.
+
+The log's own compactions (each at the person's turn of the first call that no longer carried the
+dropped messages):
+- Cline: a change of `conversationHistoryDeletedRange` [start, end] (the API history's messages it no
+  longer sends), written on each row from the one after the request it took effect for; with a
+  `summarizeTask` tool row before it (its auto-condense, `summarize_task`) it is a summary, else the
+  truncation of ContextManager (half or three quarters of the messages after the first pair);
+- Roo Code and Kilo Code: `say: "condense_context"` with `contextCondense` {prevContextTokens,
+  newContextTokens, summary, cost} and `say: "sliding_window_truncation"` with `contextTruncation`.
+"""
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from compaction.agents.cline.log.requests import Request, is_request, read_request
+from compaction.model.conversation import LoadWarning
+
+TOOL_RESULT = "] Result:"  # Cline's formatResponse.toolResult heading: "[read_file for 'a.py'] Result:"
+COMMAND_ASKS = ("command",)
+TEXT_SAYS = ("text", "completion_result")
+TEXT_ASKS = ("followup", "plan_mode_respond")
+PERSON_SAYS = ("task", "user_feedback")
+SUMMARY_TOOLS = ("summarizeTask", "condense")  # Cline's summarize_task and /smol (condense) tool rows
+
+
+def iso(ts: Any) -> str | None:
+    if isinstance(ts, bool) or not isinstance(ts, int | float) or ts <= 0:
+        return None
+    try:
+        return datetime.fromtimestamp(ts / 1000, UTC).isoformat().replace("+00:00", "Z")
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+@dataclass
+class Panel:
+    """What the walk found."""
+
+    messages: list[dict] = field(default_factory=list)
+    usage: list[dict | None] = field(default_factory=list)
+    timestamps: list[str | None] = field(default_factory=list)
+    requests: list[Request] = field(default_factory=list)
+    call_turns: list[int] = field(default_factory=list)  # each request's person's turn (message index)
+    boundaries: list[dict] = field(default_factory=list)
+    warnings: list[LoadWarning] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    window: int | None = None  # "# Context Window Usage\n12,023 / 256K tokens used" in a request's text
+
+    def count(self, key: str) -> None:
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+
+class Walk:
+    def __init__(self):
+        self.out = Panel()
+        self.said: list[str] = []  # the person's words since the last call (task, feedback)
+        self.reply: list[dict] | None = None  # the open call's reply blocks
+        self.pending_tool: str | None = None  # the id of the reply's last tool call, answered by the next turn
+        self.deleted: Any = None  # Cline's conversationHistoryDeletedRange as the rows carry it
+        self.summary: str | None = None  # a summarizeTask tool row's summary, for the range change after it
+
+    def read(self, position: int, row: Any) -> None:
+        if not isinstance(row, dict):
+            self.out.count("rows_not_objects")
+            return
+        kind = row.get("say") if row.get("type") == "say" else row.get("ask")
+        self._range(row)
+        if is_request(row):
+            self._request(position, row)
+        elif kind in PERSON_SAYS and row.get("type") == "say":
+            if isinstance(row.get("text"), str) and row["text"].strip():
+                self.said.append(row["text"])
+        elif kind in ("condense_context", "sliding_window_truncation"):
+            self._roo_compaction(row, kind)
+        elif self.reply is not None:
+            self._reply(row, kind)
+
+    def finish(self) -> Panel:
+        self._close()
+        return self.out
+
+    def _request(self, position: int, row: dict) -> None:
+        self._close()
+        request, problem = read_request(position, row)
+        if request is None:
+            self.out.warnings.append(LoadWarning(f"row {position}: {problem}", index=len(self.out.messages),
+                                                 kind="request_unread"))
+            request = Request(position, None, None, None, None, None, None, None)
+        turn = self._turn(request)
+        self.out.call_turns.append(len(self.out.messages))
+        self._append("user", turn, row.get("ts"), None)
+        self.out.requests.append(request)
+        self.reply = []
+        self.reply_ts = row.get("ts")
+        self.said = []
+        if request.text and self.out.window is None:
+            self.out.window = window_named(request.text)
+
+    def _turn(self, request: Request) -> Any:
+        text = request.text if request.text is not None else "\n\n".join(self.said)
+        if self.pending_tool is not None and text.startswith("[") and TOOL_RESULT in text.split("\n", 1)[0]:
+            answered, self.pending_tool = self.pending_tool, None
+            return [{"type": "tool_result", "tool_use_id": answered, "content": text}]
+        if self.pending_tool is not None:  # the call was refused or the person spoke instead
+            answered, self.pending_tool = self.pending_tool, None
+            return [{"type": "tool_result", "tool_use_id": answered, "content": "(no result in the panel)"},
+                    {"type": "text", "text": text or "(the panel shows no text for this turn)"}]
+        return text or "(the panel shows no text for this turn)"
+
+    def _reply(self, row: dict, kind: Any) -> None:
+        raw = row.get("text")
+        text: str = raw if isinstance(raw, str) else ""
+        assert self.reply is not None
+        if kind in TEXT_SAYS and row.get("type") == "say" or kind in TEXT_ASKS and row.get("type") == "ask":
+            if text.strip():
+                self.reply.append({"type": "text", "text": text})
+        elif kind == "tool":
+            self._tool_row(row, text)
+        elif kind in COMMAND_ASKS and row.get("type") == "ask":
+            self._tool_use("execute_command", {"command": text})
+        elif kind == "reasoning":
+            self.out.count("reasoning_rows")
+
+    def _tool_row(self, row: dict, text: str) -> None:
+        try:
+            tool = json.loads(text)
+        except ValueError:
+            tool = None
+        if not isinstance(tool, dict):
+            self.out.count("tool_rows_unread")
+            return
+        name: str = tool["tool"] if isinstance(tool.get("tool"), str) else "tool"
+        if name in SUMMARY_TOOLS and isinstance(tool.get("content"), str):
+            self.summary = tool["content"]
+        if row.get("type") == "say" and name in SUMMARY_TOOLS:
+            return  # the completed summary: the ask row before it was the call
+        self._tool_use(name, {key: value for key, value in tool.items() if key != "tool"})
+
+    def _tool_use(self, name: str, arguments: dict) -> None:
+        assert self.reply is not None
+        if self.pending_tool is not None:
+            return  # one tool call a reply (Cline's rule): the rows after the first restate it
+        self.pending_tool = f"panel-{len(self.out.messages)}"
+        self.reply.append({"type": "tool_use", "id": self.pending_tool, "name": name, "input": arguments})
+
+    def _close(self) -> None:
+        if self.reply is None:
+            return
+        content = self.reply or [{"type": "text", "text": ""}]
+        if not self.reply:
+            self.out.count("calls_without_text")
+        request = self.out.requests[-1]
+        self._append("assistant", content, self.reply_ts, request.usage)
+        self.reply = None
+
+    def _append(self, role: str, content: Any, ts: Any, usage: dict | None) -> None:
+        self.out.messages.append({"role": role, "content": content})
+        self.out.usage.append(usage)
+        self.out.timestamps.append(iso(ts))
+
+    def _range(self, row: dict) -> None:
+        if "conversationHistoryDeletedRange" not in row and "conversationHistoryIndex" not in row:
+            return
+        deleted = row.get("conversationHistoryDeletedRange")
+        if deleted == self.deleted:
+            return
+        previous, self.deleted = self.deleted, deleted
+        if not self.out.requests or not (isinstance(deleted, list) and len(deleted) == 2):
+            return
+        summary, self.summary = self.summary, None
+        before = self.out.requests[-2] if len(self.out.requests) > 1 else None
+        self.out.boundaries.append({
+            "index": self.out.call_turns[-1], "trigger": "summarize_task" if summary is not None else "truncation",
+            "pre_tokens": before.context_tokens if before is not None and before.usage else None,
+            "deleted_range": deleted, "previous_range": previous, "row": self.out.requests[-1].row,
+            "summary_in_file": summary is not None})
+
+    def _roo_compaction(self, row: dict, kind: str) -> None:
+        facts = row.get("contextCondense" if kind == "condense_context" else "contextTruncation")
+        if not isinstance(facts, dict):
+            return  # the row shown while condensing (partial), or an error row
+        index = len(self.out.messages) if self.reply is None else self.out.call_turns[-1]
+        boundary = {"index": index, "trigger": "condense" if kind == "condense_context" else "truncation",
+                    "pre_tokens": facts.get("prevContextTokens"), "post_tokens": facts.get("newContextTokens"),
+                    "summary_in_file": kind == "condense_context"}
+        if kind == "condense_context":
+            boundary["cost_usd"] = facts.get("cost")
+        else:
+            boundary["messages_removed"] = facts.get("messagesRemoved")
+        self.out.boundaries.append(boundary)
+
+
+def window_named(text: str) -> int | None:
+    """The window a request's environment details name: `12,023 / 256K tokens used` (K: thousands, as
+    Cline prints contextWindow / 1000)."""
+    at = text.rfind("# Context Window Usage\n")
+    if at < 0:
+        return None
+    line = text[at:].split("\n", 2)[1]
+    _, _, rest = line.partition(" / ")
+    figure = rest.split("K tokens", 1)[0].replace(",", "")
+    try:
+        return int(float(figure) * 1000) if rest and "K tokens" in rest else None
+    except ValueError:
+        return None
+
+
+def walk(rows: list) -> Panel:
+    reader = Walk()
+    for position, row in enumerate(rows):
+        reader.read(position, row)
+    return reader.finish()
