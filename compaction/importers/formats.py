@@ -12,6 +12,7 @@ kinds accepts anything, so the error a file gets is that format's own, naming th
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from compaction.importers import anthropic, openai, trace
@@ -38,6 +39,7 @@ class Format:
     document_rank: int = 500  # detection order among the document sniffers, lowest first
     lines_rank: int = 500  # and among the JSON lines sniffers
     aliases: tuple[str, ...] = ()  # other names `--format` accepts for it
+    load_path: Callable[[Path, str | None], Conversation | None] | None = None  # a folder, or a file with its twin beside
 
 
 def anything(_value) -> bool:

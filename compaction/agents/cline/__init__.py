@@ -18,7 +18,8 @@ DESCRIBED = ("a {title} task's ui_messages.json (the panel's rows, one api_req_s
 
 def _format(name: str, title: str, rank: int, recognised: bool = True) -> Format:
     return Format(name, title, DESCRIBED.format(title=title), (".json",), log.loader(name),
-                  document=log.sniffer(name) if recognised else None, document_rank=rank)
+                  document=log.sniffer(name) if recognised else None, document_rank=rank,
+                  load_path=log.path_loader(name))
 
 
 def _roo_form(name: str, title: str) -> Form:

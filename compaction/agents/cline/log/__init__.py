@@ -15,13 +15,16 @@ Code's request rows `apiProtocol`, their messages `condenseParent` / `isSummary`
 `--format kilo-code` is given (or its folder is under kilocode.kilo-code).
 """
 
+from pathlib import Path
 from typing import Any
 
-from compaction.agents.cline.log.api_history import History, looks_like_history, read_history
+from compaction.agents.cline.log.api_history import METRICS, History, looks_like_history, read_history
 from compaction.agents.cline.log.panel import Panel, iso, walk
 from compaction.agents.cline.log.requests import STARTED
+from compaction.agents.cline.log.task import extension_of, joined
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation, check_message
+from compaction.importers.source import parse_document, read_source
 from compaction.importers.totals import RECORDED_TOTALS, run_totals
 from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY
 from compaction.model.conversation import Conversation, LoadWarning
@@ -76,6 +79,46 @@ def loader(name: str):
     return load
 
 
+def path_loader(name: str):
+    """The reader of a task folder, or of either file of it with its twin beside it; None for any other
+    path (the file is then read alone, as any other)."""
+    def load(path: Path, label: str | None) -> Conversation | None:
+        folder = path if path.is_dir() else path.parent if path.name in (PANEL_FILE, HISTORY_FILE) else None
+        if folder is None or not (folder / PANEL_FILE).is_file() or not (folder / HISTORY_FILE).is_file():
+            if path.is_dir() and ((path / PANEL_FILE).is_file() or (path / HISTORY_FILE).is_file()):
+                alone = path / (PANEL_FILE if (path / PANEL_FILE).is_file() else HISTORY_FILE)
+                return loader(name)(_document(alone, label or f"{path.name}/{alone.name}"), label or alone.name)
+            return None
+        where = label or folder.name
+        history_rows = _document(folder / HISTORY_FILE, f"{where}/{HISTORY_FILE}")
+        panel_rows = _document(folder / PANEL_FILE, f"{where}/{PANEL_FILE}")
+        if not looks_like_panel(panel_rows) or not looks_like_history(history_rows):
+            return None
+        chosen = name if name != CLINE else extension_of(folder.resolve()) or flavour(panel_rows) or CLINE
+        return from_task(history_rows, panel_rows, where, chosen)
+    return load
+
+
+def _document(path: Path, label: str) -> Any:
+    data, _ = read_source(path, label)
+    document = parse_document(data, label)
+    if document is None:
+        raise ConversationError("JSON lines, not one JSON document", where=label)
+    return document.value
+
+
+def from_task(history_rows: list, panel_rows: list, label: str, name: str) -> Conversation:
+    history, panel, warnings, placed = joined(history_rows, panel_rows)
+    conversation = from_history(history, label, name)
+    facts = _panel_facts(panel)
+    facts.update({"file": "task folder", "compact_boundaries": history.boundaries,
+                  "models": list(dict.fromkeys([*facts["models"], *history.models])),
+                  "requests_without_reply": sum(1 for reply in placed if reply < 0)})
+    conversation.metadata.update(facts)
+    conversation.warnings[:0] = warnings
+    return conversation
+
+
 def from_panel(panel: Panel, label: str, name: str, history: History | None = None) -> Conversation:
     if not panel.messages:
         raise ConversationError(f"no model request: a {PANEL_FILE} without an api_req_started row", where=label)
@@ -91,8 +134,9 @@ def from_history(history: History, label: str, name: str) -> Conversation:
     for index, message in enumerate(history.messages):
         warnings += [LoadWarning(text, index=index) for text in check_message(message, f"{label}: messages[{index}]")]
     calls = [u for u in history.usage if u is not None]
-    if calls:
-        warnings.append(LoadWarning(f"{len(calls):,} replies carry Cline's metrics: its `cached` adds the cache's "
+    from_metrics = sum(1 for u in calls if u.pop(METRICS, False))
+    if from_metrics:
+        warnings.append(LoadWarning(f"{from_metrics:,} replies carry Cline's metrics: its `cached` adds the cache's "
                                     "writes and reads, read here as reads", kind="cached_not_split"))
     cost = sum(u.get("cost_usd", 0.0) for u in calls)
     metadata: dict[str, Any] = {

@@ -20,6 +20,7 @@ from compaction.importers.usage import count
 from compaction.model.conversation import LoadWarning
 
 OWN_KEYS = ("role", "content")
+METRICS = "from_metrics"  # marks a reply's usage read from Cline's metrics (set aside before loading ends)
 RESULT = "] Result:"  # Cline's formatResponse.toolResult heading
 
 
@@ -97,7 +98,7 @@ def _metrics(row: dict, out: History) -> dict | None:
               "cache_read_input_tokens": count(tokens.get("cached")), "output_tokens": count(tokens.get("completion"))}
     if not any(counts.values()):
         return None
-    usage: dict[str, Any] = {**counts, **({"model": model} if model else {})}
+    usage: dict[str, Any] = {**counts, **({"model": model} if model else {}), METRICS: True}
     cost = usd(metrics.get("cost")) if isinstance(metrics, dict) else None
     if cost is not None:
         usage["cost_usd"] = cost

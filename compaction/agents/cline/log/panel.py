@@ -27,10 +27,12 @@ from compaction.agents.cline.log.requests import Request, is_request, read_reque
 from compaction.model.conversation import LoadWarning
 
 TOOL_RESULT = "] Result:"  # Cline's formatResponse.toolResult heading: "[read_file for 'a.py'] Result:"
-COMMAND_ASKS = ("command",)
-TEXT_SAYS = ("text", "completion_result")
-TEXT_ASKS = ("followup", "plan_mode_respond")
+# rows that are a tool call of their own: (row type, Cline's tool, its argument when the text is no JSON)
+TOOL_ROWS = {"completion_result": ("say", "attempt_completion", "result"),
+             "followup": ("ask", "ask_followup_question", "question"),
+             "plan_mode_respond": ("ask", "plan_mode_respond", "response")}
 PERSON_SAYS = ("task", "user_feedback")
+NO_RESULT = "(no result in the panel)"
 SUMMARY_TOOLS = ("summarizeTask", "condense")  # Cline's summarize_task and /smol (condense) tool rows
 
 
@@ -66,7 +68,7 @@ class Walk:
         self.out = Panel()
         self.said: list[str] = []  # the person's words since the last call (task, feedback)
         self.reply: list[dict] | None = None  # the open call's reply blocks
-        self.pending_tool: str | None = None  # the id of the reply's last tool call, answered by the next turn
+        self.pending: list[str] = []  # the ids of the reply's tool calls, answered by the next turn
         self.deleted: Any = None  # Cline's conversationHistoryDeletedRange as the rows carry it
         self.summary: str | None = None  # a summarizeTask tool row's summary, for the range change after it
 
@@ -109,26 +111,33 @@ class Walk:
 
     def _turn(self, request: Request) -> Any:
         text = request.text if request.text is not None else "\n\n".join(self.said)
-        if self.pending_tool is not None and text.startswith("[") and TOOL_RESULT in text.split("\n", 1)[0]:
-            answered, self.pending_tool = self.pending_tool, None
-            return [{"type": "tool_result", "tool_use_id": answered, "content": text}]
-        if self.pending_tool is not None:  # the call was refused or the person spoke instead
-            answered, self.pending_tool = self.pending_tool, None
-            return [{"type": "tool_result", "tool_use_id": answered, "content": "(no result in the panel)"},
+        calls, self.pending = self.pending, []
+        if not calls:
+            return text or "(the panel shows no text for this turn)"
+        parts = results_of(text, len(calls))
+        if parts is None:  # the call was refused, or the person spoke instead
+            return [*({"type": "tool_result", "tool_use_id": call, "content": NO_RESULT} for call in calls),
                     {"type": "text", "text": text or "(the panel shows no text for this turn)"}]
-        return text or "(the panel shows no text for this turn)"
+        return [{"type": "tool_result", "tool_use_id": call, "content": part} for call, part in zip(calls, parts,
+                                                                                                   strict=True)]
 
     def _reply(self, row: dict, kind: Any) -> None:
         raw = row.get("text")
         text: str = raw if isinstance(raw, str) else ""
         assert self.reply is not None
-        if kind in TEXT_SAYS and row.get("type") == "say" or kind in TEXT_ASKS and row.get("type") == "ask":
+        if kind == "text" and row.get("type") == "say":
             if text.strip():
                 self.reply.append({"type": "text", "text": text})
+        elif kind in TOOL_ROWS and row.get("type") == TOOL_ROWS[kind][0]:
+            _, tool, key = TOOL_ROWS[kind]
+            self._tool_use(tool, _arguments(text, key))
         elif kind == "tool":
             self._tool_row(row, text)
-        elif kind in COMMAND_ASKS and row.get("type") == "ask":
-            self._tool_use("execute_command", {"command": text})
+        elif kind == "command":  # asked for approval, or said when auto-approved: one call either way
+            if not self.pending or self.reply[-1].get("input") != {"command": text}:
+                self._tool_use("execute_command", {"command": text})
+        elif kind == "use_mcp_server" and row.get("type") == "ask":
+            self._tool_row(row, text)
         elif kind == "reasoning":
             self.out.count("reasoning_rows")
 
@@ -149,10 +158,9 @@ class Walk:
 
     def _tool_use(self, name: str, arguments: dict) -> None:
         assert self.reply is not None
-        if self.pending_tool is not None:
-            return  # one tool call a reply (Cline's rule): the rows after the first restate it
-        self.pending_tool = f"panel-{len(self.out.messages)}"
-        self.reply.append({"type": "tool_use", "id": self.pending_tool, "name": name, "input": arguments})
+        call = f"panel-{len(self.out.messages)}-{len(self.pending)}"
+        self.pending.append(call)
+        self.reply.append({"type": "tool_use", "id": call, "name": name, "input": arguments})
 
     def _close(self) -> None:
         if self.reply is None:
@@ -184,6 +192,7 @@ class Walk:
             "index": self.out.call_turns[-1], "trigger": "summarize_task" if summary is not None else "truncation",
             "pre_tokens": before.context_tokens if before is not None and before.usage else None,
             "deleted_range": deleted, "previous_range": previous, "row": self.out.requests[-1].row,
+            "request": len(self.out.requests) - 1,
             "summary_in_file": summary is not None})
 
     def _roo_compaction(self, row: dict, kind: str) -> None:
@@ -191,7 +200,9 @@ class Walk:
         if not isinstance(facts, dict):
             return  # the row shown while condensing (partial), or an error row
         index = len(self.out.messages) if self.reply is None else self.out.call_turns[-1]
+        request = len(self.out.requests) - (1 if self.reply is not None else 0)  # the request it took effect for
         boundary = {"index": index, "trigger": "condense" if kind == "condense_context" else "truncation",
+                    "request": request,
                     "pre_tokens": facts.get("prevContextTokens"), "post_tokens": facts.get("newContextTokens"),
                     "summary_in_file": kind == "condense_context"}
         if kind == "condense_context":
@@ -199,6 +210,28 @@ class Walk:
         else:
             boundary["messages_removed"] = facts.get("messagesRemoved")
         self.out.boundaries.append(boundary)
+
+
+def _arguments(text: str, key: str) -> dict:
+    """A tool row's arguments: its JSON object (a follow-up question with its options), else {key: text}."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    return value if isinstance(value, dict) else {key: text}
+
+
+def results_of(text: str, calls: int) -> list[str] | None:
+    """The turn's text cut at each tool's `[name for '...'] Result:` heading, one part per call (parts
+    beyond the calls stay with the last; a turn with fewer headings than calls gives the first ones the
+    text and the others NO_RESULT); None when the turn opens with no heading."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("[") and TOOL_RESULT in line]
+    if not starts or starts[0] != 0:
+        return None
+    cuts = starts[:calls] + [len(lines)]
+    parts = ["\n".join(lines[cuts[k]:cuts[k + 1]]) for k in range(len(cuts) - 1)]
+    return parts + [NO_RESULT] * (calls - len(parts))
 
 
 def window_named(text: str) -> int | None:
