@@ -80,7 +80,8 @@ class Walk:
         self._range(row)
         if is_request(row):
             self._request(position, row)
-        elif kind in PERSON_SAYS and row.get("type") == "say":
+        elif row.get("type") == "say" and (kind in PERSON_SAYS or kind == "text" and self.reply is None):
+            # Roo Code and Kilo Code show the task as the first `text` row
             if isinstance(row.get("text"), str) and row["text"].strip():
                 self.said.append(row["text"])
         elif kind in ("condense_context", "sliding_window_truncation"):
