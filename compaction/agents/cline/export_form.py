@@ -17,11 +17,12 @@ WINDOWS = (64_000, 128_000, 200_000)
 
 
 def window_for_trigger(trigger: int) -> int:
-    """A contextWindow whose maxAllowedSize is `trigger` (the fixed rows first, else 80 % or less 40,000)."""
+    """A contextWindow whose maxAllowedSize is `trigger`: a fixed row's, else the window less 40,000 above
+    200,000 (where that is the larger), else the window whose 80 % it is."""
     for window in WINDOWS:
         if max_allowed(window) == trigger:
             return window
-    return max(round(trigger / 0.8), trigger + 40_000) if trigger > 160_000 else trigger + 40_000
+    return trigger + 40_000 if trigger >= 160_000 else round(trigger / 0.8)
 
 
 def render_cline(built: Built, settings: Settings) -> Exported:
