@@ -106,3 +106,12 @@ def test_each_export_carries_the_setting_the_replay_used():
     assert json.loads(cline.text) == {"useAutoCondense": True}
     assert any('"contextWindow": 128000' in note for note in cline.notes)
     assert window_for_trigger(max_allowed(300_000)) == 300_000 and conversation.format == "cline"
+
+
+def test_as_recorded_keeps_the_head_cline_kept_with_valid_pairs(tmp_path):
+    conversation = load_conversation(CASES / "cline_panel_truncation.json")
+    [boundary] = conversation.metadata["compact_boundaries"]
+    assert boundary["kept"] == [0, 1, 4, 5, 6, 7]  # the first pair, then what follows the deleted range [2, 3]
+    result = replay(conversation, strategy=build("as-recorded"), keep_histories=True)
+    sent = result.history(result.calls[-1].call)
+    assert sent.origins == [0, 1, 4, 5, 6, 7, 8] and check_pairs(sent.messages) == []

@@ -5,16 +5,16 @@ pair and drops half of the messages after it (three quarters when half the token
 size), with a notice in the first reply (ContextManager.ts). With auto-condense on (a next-gen model), the
 model writes a summary instead (summarize_task) and only the first pair and the summary stay."""
 
-from compaction.agents.cline.dropping import answered, as_text, drop_range, tool_use_ids, with_notice
+from compaction.agents.cline.dropping import drop_range, with_notice
 from compaction.agents.cline.markers import SUMMARY_PREFIX, TRUNCATION_NOTICE
 from compaction.layers.summary import summarize_into
 from compaction.measures.windows import log_window
 from compaction.model.calibration import recorded_context
 from compaction.model.history import History
-from compaction.model.messages import has_tool_result
+from compaction.model.mending import mended_join
 from compaction.model.sizes import message_size
 from compaction.strategies import actions
-from compaction.strategies.agent_sent import sent_by_the_agent
+from compaction.strategies.agent_sent import kept_before, sent_by_the_agent
 from compaction.strategies.base import Step
 from compaction.strategies.params import Param
 from compaction.strategies.spec import Source, StrategySpec
@@ -48,10 +48,24 @@ def previous_request_tokens(history: History) -> int:
         return 0
     origin = history.origins[position]
     usage = history.recorded.usage[origin] if origin is not None and origin < len(history.recorded.usage) else None
-    if usage and position > 0 and sent_by_the_agent(history, position - 1):
+    if usage and position > 0 and (sent_by_the_agent(history, position - 1) or as_the_log_sent(history, position)):
         return (recorded_context(usage) or 0) + usage["output_tokens"]
     return history.derive(history.messages[:position + 1], history.sizes[:position + 1],
                           history.origins[:position + 1]).context_tokens
+
+
+def as_the_log_sent(history: History, position: int) -> bool:
+    """Whether the messages up to `position` are the ones the log shows Cline sent for that call (the same
+    originals, in order, its kept head first), whatever the replay reshaped in them to keep the tool pairs
+    valid or to add Cline's notice: their recorded tokens are then the call's."""
+    origins = history.origins[:position + 1]
+    last = origins[-1]
+    if last is None or None in origins:
+        return False
+    starts = [b["index"] for b in history.recorded.boundaries if isinstance(b, dict) and isinstance(b.get("index"), int)
+              and b["index"] <= last]
+    start = max(starts, default=0)
+    return origins == [*(kept_before(history, start) if starts else []), *range(start, last + 1)]
 
 
 def removed(count: int, quarter: bool) -> int:
@@ -65,10 +79,8 @@ def paired(history: History) -> History:
     messages = list(history.messages)
     if len(messages) < 4 or messages[2].get("role") != "user":
         return history
-    if calls := tool_use_ids(messages[1]):
-        messages[2] = answered(messages[2], calls)
-    if has_tool_result(messages[-1]):
-        messages[-1] = as_text(messages[-1])
+    messages[2] = mended_join(messages[1], messages[2])
+    messages[-1] = mended_join(messages[-2], messages[-1])
     return history.derive(messages, [message_size(m) for m in messages], list(history.origins))
 
 

@@ -54,6 +54,7 @@ class Panel:
     timestamps: list[str | None] = field(default_factory=list)
     requests: list[Request] = field(default_factory=list)
     call_turns: list[int] = field(default_factory=list)  # each request's person's turn (message index)
+    api_index: list[int | None] = field(default_factory=list)  # each message's index in the API history, when known
     boundaries: list[dict] = field(default_factory=list)
     warnings: list[LoadWarning] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
@@ -103,6 +104,8 @@ class Walk:
         turn = self._turn(request)
         self.out.call_turns.append(len(self.out.messages))
         self._append("user", turn, row.get("ts"), None)
+        at = request.history_index
+        self.out.api_index.append(None if at is None else at + 1)  # the person's turn follows the newest message
         self.out.requests.append(request)
         self.reply = []
         self.reply_ts = row.get("ts")
@@ -171,6 +174,7 @@ class Walk:
             self.out.count("calls_without_text")
         request = self.out.requests[-1]
         self._append("assistant", content, self.reply_ts, request.usage)
+        self.out.api_index.append(None if request.history_index is None else request.history_index + 2)
         self.reply = None
 
     def _append(self, role: str, content: Any, ts: Any, usage: dict | None) -> None:
@@ -185,12 +189,16 @@ class Walk:
         if deleted == self.deleted:
             return
         previous, self.deleted = self.deleted, deleted
-        if not self.out.requests or not (isinstance(deleted, list) and len(deleted) == 2):
+        if not self.out.requests or not (isinstance(deleted, list) and len(deleted) == 2
+                                         and all(isinstance(at, int) for at in deleted)):
             return
         summary, self.summary = self.summary, None
         before = self.out.requests[-2] if len(self.out.requests) > 1 else None
+        index = self.out.call_turns[-1]
+        first, last = deleted
+        kept = [p for p in range(index) if (at := self.out.api_index[p]) is not None and not first <= at <= last]
         self.out.boundaries.append({
-            "index": self.out.call_turns[-1], "trigger": "summarize_task" if summary is not None else "truncation",
+            "index": index, "trigger": "summarize_task" if summary is not None else "truncation", "kept": kept,
             "pre_tokens": before.context_tokens if before is not None and before.usage else None,
             "deleted_range": deleted, "previous_range": previous, "row": self.out.requests[-1].row,
             "request": len(self.out.requests) - 1,

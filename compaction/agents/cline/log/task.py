@@ -61,7 +61,9 @@ def joined(history_rows: list, panel_rows: list) -> tuple[History, Panel, list[L
         if boundary["trigger"] in ("condense", "truncation") and not boundary.get("deleted_range"):
             continue  # Roo's and Kilo's: the history's own summary or marker says where
         if reply > 0:
-            history.boundaries.append({**boundary, "index": reply - 1})
+            first, last = boundary["deleted_range"]
+            kept = [i for i in range(reply - 1) if not first <= i <= last]  # the API history's own indices
+            history.boundaries.append({**boundary, "index": reply - 1, "kept": kept})
     _with_panel_counts(history, panel)
     history.boundaries.sort(key=lambda b: b["index"])
     return history, panel, warnings, placed
