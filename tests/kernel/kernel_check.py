@@ -3,14 +3,14 @@ replay of it (the reference) on one prepared conversation and one output store: 
 (every field of CallRecord and of its measures, blind terms included) and the cell's measures, exactly."""
 
 from compaction import OutputStore, prepare
-from compaction.kernel.cell import Shared, measures, run_cell
-from compaction.kernel.persisted import Outside
-from compaction.kernel.records import call_records
 from compaction.replay.context import ReplayContext
-from compaction.replay.grid import SweepStore, cell_measures
 from compaction.replay.loop import replay
 from compaction.replay.options import ReplayOptions
 from compaction.summarizers import OfflineSummarizer
+from compaction.sweep.grid import SweepStore, cell_measures
+from compaction.sweep.kernel.cell import Shared, measures, run_cell
+from compaction.sweep.kernel.persisted import Outside
+from compaction.sweep.kernel.records import call_records
 
 
 def check_grid(conversation, grid, store: OutputStore | None = None, **options) -> tuple[int, list[str]]:
