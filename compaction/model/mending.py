@@ -1,7 +1,7 @@
 """Mending the tool pairs where messages were dropped from the middle of a history (an agent that keeps the
 head of its history and drops what follows it, as its log records): a tool_result whose call went stays as
 text, and a call of the message before the gap whose result went is answered with a stand-in result first
-(as Cline does, ContextManager.ensureToolResultsFollowToolUse), so the history is one the Messages API
+(the words an agent of that kind writes, compaction/agents/), so the history is one the Messages API
 accepts. A join whose pairs hold is left as it is."""
 
 from compaction.model.messages import Message

@@ -33,7 +33,7 @@ def sent_by_the_agent(history: History, position: int) -> bool:
 
 def kept_before(history: History, start: int) -> list[int]:
     """The messages before the log's compaction at `start` that the agent still sent after it, where the log
-    says so (its boundary's `kept`: an agent that drops a middle and keeps the head, such as Cline)."""
+    says so (its boundary's `kept`: an agent that drops a middle and keeps the head)."""
     boundary = next((b for b in history.recorded.boundaries if isinstance(b, dict) and b.get("index") == start), {})
     kept = boundary.get("kept")
     return sorted(i for i in kept if isinstance(i, int) and 0 <= i < start) if isinstance(kept, list) else []
