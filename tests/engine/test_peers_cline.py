@@ -115,3 +115,25 @@ def test_as_recorded_keeps_the_head_cline_kept_with_valid_pairs(tmp_path):
     result = replay(conversation, strategy=build("as-recorded"), keep_histories=True)
     sent = result.history(result.calls[-1].call)
     assert sent.origins == [0, 1, 4, 5, 6, 7, 8] and check_pairs(sent.messages) == []
+
+
+def read(path: str, body: str) -> list[dict]:
+    """A read_file call and its result as Cline writes them."""
+    call = {"role": "assistant", "content": [{"type": "tool_use", "id": f"r{len(body)}{path}", "name": "read_file",
+                                              "input": {"path": path}}]}
+    return [call, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call["content"][0]["id"],
+                                                "content": f"[read_file for '{path}'] Result:\n{body}"}]}]
+
+
+def test_repeated_file_reads_become_notices_and_spare_the_truncation():
+    from compaction.agents.cline.markers import FILE_READ_NOTICE
+    messages = [{"role": "user", "content": "task"}, {"role": "assistant", "content": "ok"},
+                {"role": "user", "content": "go"}, *read("a.py", "x" * 6_000), *read("a.py", "y" * 6_000),
+                *read("b.py", "z" * 300), {"role": "assistant", "content": "done"}, {"role": "user", "content": "next"}]
+    step = build("cline", {"max_allowed_tokens": 1_000})
+    done = step(prepare(messages), None)
+    assert done.acted == ("mask",)  # half the characters saved: no truncation
+    assert done.history.messages[4]["content"][0]["content"] == "[read_file for 'a.py'] Result:\n" + FILE_READ_NOTICE
+    assert done.history.messages[6] is messages[6] and len(done.history.messages) == len(messages)
+    assert build("cline", {"max_allowed_tokens": 1_000, "file_read_optimization": False})(
+        prepare(messages), None).acted == ("forget",)

@@ -140,3 +140,9 @@ def test_a_request_row_that_cannot_be_read_is_a_call_without_usage(text, words):
 def test_a_panel_of_other_rows_is_refused_by_name():
     with pytest.raises(ConversationError, match="ui_messages.json: no model request"):
         load_conversation(b'[{"ts": 1, "type": "say", "say": "task", "text": "hi"}]', name="ui_messages.json")
+
+
+def test_a_history_alone_shows_where_the_usage_line_fell_and_the_window():
+    metadata = load_conversation(CASES / HISTORY).metadata
+    assert metadata["model_window_tokens"] == 200_000  # "9,870 / 200K tokens used"
+    assert metadata["context_usage_falls"] == [{"index": 2, "tokens_before": 9_870, "tokens_after": 8_102}]

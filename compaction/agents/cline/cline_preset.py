@@ -6,6 +6,7 @@ size), with a notice in the first reply (ContextManager.ts). With auto-condense 
 model writes a summary instead (summarize_task) and only the first pair and the summary stay."""
 
 from compaction.agents.cline.dropping import drop_range, with_notice
+from compaction.agents.cline.file_reads import ENOUGH, without_repeated_reads
 from compaction.agents.cline.markers import SUMMARY_PREFIX, TRUNCATION_NOTICE
 from compaction.layers.summary import summarize_into
 from compaction.measures.windows import log_window
@@ -102,15 +103,22 @@ def _cline(params: dict):
             result = summarize_into(history, len(messages) - 1, SUMMARY_PREFIX, reason, "summary", summarizer,
                                     store, start=2)
             return Step(paired(result.history), ("summary",), tuple(result.events))
+        acted: tuple[str, ...] = ()
+        if params["file_read_optimization"]:
+            shorter, saved = without_repeated_reads(history, 2)
+            if shorter is not history:
+                history, messages, acted = shorter, shorter.messages, ("mask",)
+                if saved >= ENOUGH:  # enough saved: Cline does not truncate
+                    return Step(history, acted)
         quarter = tokens / 2 > limit
         end = 2 + removed(len(messages) - 2, quarter)
         if end - 1 >= 2 and messages[end - 1].get("role") != "assistant":
             end -= 1
         if end <= 2:
-            return Step(history)
+            return Step(history, acted)
         kept, event = drop_range(history, 2, end)
         kept = with_notice(kept, 1, TRUNCATION_NOTICE)
-        return Step(kept, ("forget",), (event,))
+        return Step(kept, (*acted, "forget"), (event,))
     return step
 
 
@@ -119,7 +127,7 @@ CLINE = StrategySpec(
     description="Once the previous request reaches the window less 27-40K (or 80 % of it), keeps the first "
                 "exchange and drops half the messages after it (three quarters when far over); with auto-condense, "
                 "a summary replaces them instead.",
-    actions=(actions.FORGET, actions.SUMMARY),
+    actions=(actions.MASK, actions.FORGET, actions.SUMMARY),
     params=(
         Param("window_tokens", 0, "int", "The model's context window (0: the log's; Cline takes 128,000 for a "
               "model without one).", "tokens", 0, 10_000_000),
@@ -128,12 +136,15 @@ CLINE = StrategySpec(
               10_000_000),
         Param("auto_condense", False, "bool", "useAutoCondense (a next-gen model): the model summarises "
               "(summarize_task) instead of the truncation."),
+        Param("file_read_optimization", True, "bool", "Before truncating, every read of a file but its newest "
+              "becomes a notice; 30 % saved or more, no truncation (attemptFileReadOptimizationCore)."),
     ),
     make=_cline, sources=(UTILS, MANAGER, TASK),
     reverse_engineered=(
         "On a real task (claude-opus-4-6, 200K window, truncation) the deleted range grew [2,17], [2,39], [2,57], "
-        "[2,79] after requests of 174,769, 165,489, 166,781 and 162,291 tokens, each >= 160,000 and none below it: "
-        "the rule above, to the request.",
+        "[2,79] after requests of 174,769, 165,489, 166,781 and 162,291 tokens, each >= 160,000; a request of "
+        "175,816 between them was followed by no truncation but a fall to 129,494 (the file-read step). Replayed, "
+        "the preset truncates at calls 17, 32, 38 and 51, the log's four, and only shortens reads at call 26.",
         "Cline 4.1 (June 2026) moved to its SDK (sdk/packages/core/src/extensions/context/compaction.ts); logs of "
         "3.x follow the rule here.",
     ),
@@ -142,8 +153,9 @@ CLINE = StrategySpec(
            "Truncation keeps messages 0 and 1 and drops the next floor((n - 2) / 4) x 2 (or floor(3 (n - 2) / 8) x 2), "
            "ending on a reply; a kept message answering a dropped call goes with the reply after it. The first "
            f"reply gets the notice `{TRUNCATION_NOTICE[:40]}...`.",
-           "Cline first tries to shorten repeated file reads (attemptFileReadOptimization); the replay does not, "
-           "so it truncates at some calls where Cline got by without."),
+           "Before truncating, Cline turns every read of a file but the newest into a notice and truncates only when "
+           "that saved under 30 % of the characters (attemptFileReadOptimizationCore); the replay does so for "
+           "read_file results, not for the file text of write and replace results nor files the person mentions."),
 )
 
 SPECS = (CLINE,)

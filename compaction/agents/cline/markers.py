@@ -10,3 +10,5 @@ SUMMARY_PREFIX = ("This session is being continued from a previous conversation 
                   "conversation is summarized below:")  # contextManagement.ts continuationPrompt
 ROO_SUMMARY_PREFIX = "## Conversation Summary"
 ROO_MARKER = "[Sliding window truncation: {count} messages hidden to reduce context]"
+FILE_READ_NOTICE = ("[[NOTE] This file read has been removed to save space in the context window. Refer to the "
+                    "latest file read for the most up to date version of this file.]")  # duplicateFileReadNotice

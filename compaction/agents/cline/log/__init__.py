@@ -142,8 +142,11 @@ def from_history(history: History, label: str, name: str) -> Conversation:
     metadata: dict[str, Any] = {
         "file": HISTORY_FILE, "models": history.models, "compact_boundaries": history.boundaries,
         "compact_summary_indices": history.summaries, "messages_hidden_by_compactions": history.tagged,
-        "tool_results_read_from_text": history.results_from_text,
+        "tool_results_read_from_text": history.results_from_text, "context_usage_falls": history.usage_falls,
         "calls": len(calls)}
+    if history.window:
+        metadata[NAMED_KEY] = history.window
+        metadata[NAMED_SOURCE_KEY] = "the environment details' Context Window Usage line"
     totals = run_totals(f"{HISTORY_FILE} metrics", cost_usd=cost, calls=len(calls)) if calls else None
     if totals:
         metadata[RECORDED_TOTALS] = totals

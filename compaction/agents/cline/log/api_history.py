@@ -15,6 +15,7 @@ Cline's own compactions are not in this file (its deleted range is in ui_message
 from dataclasses import dataclass, field
 from typing import Any
 
+from compaction.agents.cline.log.usage_line import usage_line
 from compaction.importers.totals import usd
 from compaction.importers.usage import count
 from compaction.model.conversation import LoadWarning
@@ -35,6 +36,8 @@ class History:
     warnings: list[LoadWarning] = field(default_factory=list)
     tagged: int = 0  # messages a later compaction hid (condenseParent, truncationParent)
     results_from_text: int = 0  # tool results Cline wrote as text blocks, read as tool_result blocks
+    window: int | None = None  # the window the environment details name
+    usage_falls: list[dict] = field(default_factory=list)  # where their tokens used fell: Cline compacted before
 
 
 def read_history(rows: list, iso) -> History:
@@ -58,7 +61,23 @@ def read_history(rows: list, iso) -> History:
             out.boundaries.append({"index": index, "trigger": "truncation", "pre_tokens": None,
                                    "summary_in_file": False, "truncation_id": row.get("truncationId")})
     _results_from_text(out)
+    _usage_lines(out)
     return out
+
+
+def _usage_lines(out: History) -> None:
+    before: tuple[int, int] | None = None  # (message index, tokens used) of the line before
+    for index, message in enumerate(out.messages):
+        content = message.get("content") if isinstance(message, dict) and message.get("role") == "user" else None
+        texts = [content] if isinstance(content, str) else [
+            b.get("text") or b.get("content") for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        line = next((found for text in reversed(texts) if isinstance(text, str) and (found := usage_line(text))), None)
+        if line is None:
+            continue
+        out.window = line[1]
+        if before is not None and line[0] < before[1]:
+            out.usage_falls.append({"index": before[0], "tokens_before": before[1], "tokens_after": line[0]})
+        before = (index, line[0])
 
 
 def _results_from_text(out: History) -> None:

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from compaction.agents.cline.log.requests import Request, is_request, read_request
+from compaction.agents.cline.log.usage_line import usage_line
 from compaction.model.conversation import LoadWarning
 
 TOOL_RESULT = "] Result:"  # Cline's formatResponse.toolResult heading: "[read_file for 'a.py'] Result:"
@@ -110,8 +111,8 @@ class Walk:
         self.reply = []
         self.reply_ts = row.get("ts")
         self.said = []
-        if request.text and self.out.window is None:
-            self.out.window = window_named(request.text)
+        if request.text and self.out.window is None and (line := usage_line(request.text)):
+            self.out.window = line[1]
 
     def _turn(self, request: Request) -> Any:
         text = request.text if request.text is not None else "\n\n".join(self.said)
@@ -241,21 +242,6 @@ def results_of(text: str, calls: int) -> list[str] | None:
     cuts = starts[:calls] + [len(lines)]
     parts = ["\n".join(lines[cuts[k]:cuts[k + 1]]) for k in range(len(cuts) - 1)]
     return parts + [NO_RESULT] * (calls - len(parts))
-
-
-def window_named(text: str) -> int | None:
-    """The window a request's environment details name: `12,023 / 256K tokens used` (K: thousands, as
-    Cline prints contextWindow / 1000)."""
-    at = text.rfind("# Context Window Usage\n")
-    if at < 0:
-        return None
-    line = text[at:].split("\n", 2)[1]
-    _, _, rest = line.partition(" / ")
-    figure = rest.split("K tokens", 1)[0].replace(",", "")
-    try:
-        return int(float(figure) * 1000) if rest and "K tokens" in rest else None
-    except ValueError:
-        return None
 
 
 def walk(rows: list) -> Panel:
