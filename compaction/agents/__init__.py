@@ -19,6 +19,7 @@ PACKAGES = (
     "swe_agent",
     "aider",
     "cline",
+    "opencode",
 )
 AGENTS: tuple[Agent, ...] = tuple(register(agent) for package in PACKAGES  # a package may give several (AGENTS)
                                   for agent in getattr(import_module(f"{__name__}.{package}"), "AGENTS", None)
