@@ -146,3 +146,12 @@ def test_a_history_alone_shows_where_the_usage_line_fell_and_the_window():
     metadata = load_conversation(CASES / HISTORY).metadata
     assert metadata["model_window_tokens"] == 200_000  # "9,870 / 200K tokens used"
     assert metadata["context_usage_falls"] == [{"index": 2, "tokens_before": 9_870, "tokens_after": 8_102}]
+
+
+def test_a_corpus_lists_a_task_folder_once(tmp_path):
+    from compaction.corpus import discover
+
+    folder = task_folder(tmp_path)
+    (tmp_path / "other.json").write_text(json.dumps(rows(PANEL)), encoding="utf-8")
+    found = [item.relative for item in discover(tmp_path) if item.refused is None]
+    assert sorted(found) == ["other.json", str((folder / "ui_messages.json").relative_to(tmp_path))]

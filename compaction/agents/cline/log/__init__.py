@@ -24,6 +24,7 @@ from compaction.agents.cline.log.requests import STARTED
 from compaction.agents.cline.log.task import extension_of, joined
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation, check_message
+from compaction.importers.runs import PART_OF_A_SESSION
 from compaction.importers.source import parse_document, read_source
 from compaction.importers.totals import RECORDED_TOTALS, run_totals
 from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY
@@ -97,6 +98,12 @@ def path_loader(name: str):
         chosen = name if name != CLINE else extension_of(folder.resolve()) or flavour(panel_rows) or CLINE
         return from_task(history_rows, panel_rows, where, chosen)
     return load
+
+
+def read_with_its_twin(path: Path) -> tuple:
+    """For a corpus: an api_conversation_history.json beside a ui_messages.json is read with it (task.py), so
+    the task is listed once, under its ui_messages.json."""
+    return PART_OF_A_SESSION if path.name == HISTORY_FILE and (path.parent / PANEL_FILE).is_file() else ()
 
 
 def _document(path: Path, label: str) -> Any:
