@@ -20,6 +20,11 @@ PACKAGES = (
     "aider",
     "cline",
     "opencode",
+    "crush",
+    "goose",
+    "cursor",
+    "copilot_cli",
+    "pi",
 )
 AGENTS: tuple[Agent, ...] = tuple(register(agent) for package in PACKAGES  # a package may give several (AGENTS)
                                   for agent in getattr(import_module(f"{__name__}.{package}"), "AGENTS", None)

@@ -19,7 +19,8 @@ DESCRIBED = ("a {title} task's ui_messages.json (the panel's rows, one api_req_s
 def _format(name: str, title: str, rank: int, recognised: bool = True) -> Format:
     return Format(name, title, DESCRIBED.format(title=title), (".json",), log.loader(name),
                   document=log.sniffer(name) if recognised else None, document_rank=rank,
-                  load_path=log.path_loader(name), sessions=log.read_with_its_twin if name == log.CLINE else None)
+                  load_path=log.path_loader(name), sessions=log.read_with_its_twin if name == log.CLINE else None,
+                  marks=log.CLINE_KEYS if name == log.CLINE else log.ROO_KEYS)
 
 
 def _roo_form(name: str, title: str) -> Form:

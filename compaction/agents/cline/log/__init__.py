@@ -35,6 +35,11 @@ PANEL_FILE, HISTORY_FILE = "ui_messages.json", "api_conversation_history.json"
 _HEAD = 200  # rows looked at to recognise a file
 ROO_SAYS = ("condense_context", "condense_context_error", "sliding_window_truncation")
 ROO_TAGS = ("condenseParent", "isSummary", "truncationParent", "isTruncationMarker")
+# the keys of their rows and messages (an unknown file that shares them resembles theirs: importers/unknown.py)
+PANEL_KEYS = ("ts", "type", "say", "ask", "text", "partial", "images")
+CLINE_KEYS = (*PANEL_KEYS, "conversationHistoryIndex", "conversationHistoryDeletedRange", "modelInfo", "metrics",
+              "lastCheckpointHash")
+ROO_KEYS = (*PANEL_KEYS, "contextCondense", "contextTruncation", "checkpoint", "isProtected", *ROO_TAGS)
 
 
 def looks_like_panel(value: Any) -> bool:
