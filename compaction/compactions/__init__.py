@@ -6,8 +6,8 @@ beside it (preset.py). The CLI's `compactions`, the Compactions page and the rep
 from compaction.compactions.cards import CompactionCard, compaction_cards, log_boundaries
 from compaction.compactions.carried import ENCRYPTED, CarriedOn
 from compaction.compactions.cost import CompactionCost
-from compaction.compactions.preset import PresetBeside, presets_beside
+from compaction.compactions.preset import PresetBeside, own_preset, presets_beside
 from compaction.compactions.reread import Reread
 
 __all__ = ["ENCRYPTED", "CarriedOn", "CompactionCard", "CompactionCost", "PresetBeside", "Reread",
-           "compaction_cards", "log_boundaries", "presets_beside"]
+           "compaction_cards", "log_boundaries", "own_preset", "presets_beside"]

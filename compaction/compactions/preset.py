@@ -9,6 +9,7 @@ from compaction.model.events import SummaryEvent
 from compaction.replay.fidelity import fidelity
 from compaction.replay.lookups import call_number
 from compaction.replay.records import ReplayResult
+from compaction.strategies import REGISTRY
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,12 @@ class PresetBeside:
         return {"preset": self.preset, "call": self.call, "calls_apart": self.calls_apart,
                 "tokens_after": self.tokens_after,
                 "after_error": None if self.after_error is None else round(self.after_error, 4), "carried": self.carried}
+
+
+def own_preset(format_name: str | None) -> str | None:
+    """The preset replaying the rule of the agent whose log a `format_name` file is: an agent's preset has its
+    format's name (agents/base.py: one name everywhere). None for a format no agent owns a preset of."""
+    return format_name if format_name in REGISTRY and not REGISTRY[format_name].follows_log else None
 
 
 def _carried(result: ReplayResult, call: int | None) -> str:
