@@ -4,8 +4,8 @@ carried on (carried.py), what it cost (cost.py), what the agent had to read agai
 the agent's own preset, replayed, compacted beside it (preset.py).
 
 The call is numbered as the pages number calls (replay.call_number): the first call sent after the
-compaction. Tokens before are the log's own count when it wrote one (Claude Code's preTokens, Codex's last
-total); tokens after are the context the log recorded for the first call after.
+compaction. Tokens before are the log's own count when it wrote one (the count its compaction record gives,
+else the last call's total); tokens after are the context the log recorded for the first call after.
 """
 
 from bisect import bisect_left
@@ -32,7 +32,7 @@ class CompactionCard:
     focus: str | None  # what the person typed after /compact, when they typed something
     tokens_before: int | None
     tokens_after: int | None
-    post_tokens: int | None  # where the log writes it (Claude Code 2.1.1xx: the conversation after, alone)
+    post_tokens: int | None  # where the log writes it (the conversation after it, alone)
     duration_ms: int | float | None
     replaced: dict | None  # the composition of the call before (measures/composition_tokens.py), as a dict
     carried_on: CarriedOn

@@ -26,8 +26,8 @@ class CarriedOn:
     files: tuple[str, ...] = ()  # the files attached again after the summary
     files_note: str = ""  # where the file list comes from (the log's own lines, or the agent's rule)
     plan_and_todos: tuple[tuple[str, int], ...] = ()  # (part, tokens): the plan, skills, to-do list
-    kept_messages: tuple[str, ...] = ()  # the texts of the messages kept whole (Codex's user messages)
-    kept_count: int = 0  # how many messages were kept whole (Claude Code's preservedMessages)
+    kept_messages: tuple[str, ...] = ()  # the texts of the messages kept whole (the person's, kept)
+    kept_count: int = 0  # how many messages were kept whole
     kept_note: str = ""  # what the kept messages are, in the agent's words
     extra_text: tuple[str, ...] = field(default=(), repr=False)  # other text the call carried (searched)
 

@@ -1,7 +1,7 @@
 """What one of the log's own compactions cost: the compaction call itself, and the prompt cache the first
 call after it wrote again (everything after the system prompt and tools is new to the cache then).
 
-The compaction call is not in the log (Claude Code and Codex record no usage for it): it sends the
+The compaction call is not in the log (the agents' logs record no usage for it): it sends the
 conversation as it stood, the tokens before, which the cache still holds, and writes the summary. So it
 is priced as the tokens before read from the cache plus the summary's tokens as output, at the model of
 the call before. The first call after is priced from its own recorded usage: its uncached input and its
@@ -28,7 +28,9 @@ class CompactionCost:
         return sum(parts) if parts else None
 
     def as_dict(self) -> dict:
-        rounded = (lambda value: None if value is None else round(value, 6))
+        def rounded(value: float | None) -> float | None:
+            return None if value is None else round(value, 6)
+
         return {"total_usd": rounded(self.total_usd), "compaction_call_usd": rounded(self.call_usd),
                 "cache_written_again_usd": rounded(self.written_again_usd),
                 "cache_written_again_tokens": self.written_again_tokens, "basis": self.basis}

@@ -19,6 +19,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
+from compaction.importers.fields import object_at
 from compaction.measures.cost import Prices
 from compaction.measures.prices import cache_writes, price_for
 from compaction.measures.terms import block_text
@@ -58,7 +59,7 @@ def _request(given: dict) -> str:
 
 def names_of(use: dict) -> list[tuple[str, str]]:
     """(kind, name) of what one tool call asks for: its files, else its request."""
-    given = use.get("input") if isinstance(use.get("input"), dict) else {}
+    given = object_at(use, "input")
     files = [value.strip() for key in FILE_INPUT_KEYS if isinstance(value := given.get(key), str) and value.strip()]
     return [("file", path) for path in files] if files else [("request", f"{use.get('name', '?')}: {_request(given)}")]
 
