@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from compaction.corpus.homes import project_by_home
 from compaction.errors import ConversationError
 from compaction.importers.formats import suffixes
-from compaction.importers.runs import RunKey, runs_in
+from compaction.importers.runs import PART_OF_A_SESSION, RunKey, runs_in
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,8 @@ def discover(folder: str | Path) -> list[SessionFile]:
                 refused = "a symbolic link to a file outside the corpus folder; not read"
             relative = _relative(root, path)
             runs = () if refused else _runs(path)
+            if runs is PART_OF_A_SESSION:  # its session is read from another file of the folder
+                continue
             found.extend([SessionFile(str(root), relative, run=key) for key in runs]
                          or [SessionFile(str(root), relative, refused)])
     found.sort(key=lambda item: (item.relative, item.run.line if item.run else 0))

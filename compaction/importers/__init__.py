@@ -15,6 +15,7 @@ from compaction.importers.formats import (
     CATCH_ALL,
     all_formats,
     choices,
+    detect_binary,
     detect_document,
     detect_lines,
     detect_text,
@@ -46,6 +47,10 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     if format != "auto" and chosen is None:
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(choices())}")
     data, label = read_source(source, name)
+    binary = detect_binary(data) if chosen is None else chosen if chosen.binary and chosen.binary(data) else None
+    if binary is not None and binary.load_bytes is not None:  # a database: read from its path where it has one
+        with collector_paused():
+            return binary.load_bytes(data, label, None if isinstance(source, bytes | bytearray) else Path(source))
     check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
     with collector_paused():
         conversation, by_orjson = _parse(data, label, chosen)
@@ -56,8 +61,13 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
 
 
 def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversation:
-    """Run `key` of an evaluation output file, as a conversation of its own; `name` labels it in messages.
-    ConversationError when the line no longer holds that run, or the run cannot be read."""
+    """Run `key` of an evaluation output file (or session `key` of a file of several, read by its format),
+    as a conversation of its own; `name` labels it in messages. ConversationError when the line no longer
+    holds that run, or the run cannot be read."""
+    listed = find(key.format) if key.format else None
+    if listed is not None and listed.load_session is not None:
+        with collector_paused():
+            return listed.load_session(Path(path), key, name or Path(path).name)
     data, label = read_source(path, name)
     row = run_line(data, key, label)
     found = detect_lines([(key.line, row)])

@@ -12,6 +12,7 @@ kinds accepts anything, so the error a file gets is that format's own, naming th
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from compaction.importers import anthropic, openai, trace
@@ -38,6 +39,13 @@ class Format:
     document_rank: int = 500  # detection order among the document sniffers, lowest first
     lines_rank: int = 500  # and among the JSON lines sniffers
     aliases: tuple[str, ...] = ()  # other names `--format` accepts for it
+    # a binary file (a database): its recogniser of the bytes, and the reading of the whole file (its bytes, a
+    # label, and its path when it has one: a database is read where it lies, with the files beside it)
+    binary: Callable[[bytes], bool] | None = None
+    load_bytes: Callable[[bytes, str, Path | None], Conversation] | None = None
+    # a file that may hold several sessions: their keys (importers/runs.py), and the reading of one of them
+    sessions: Callable[[Path], tuple] | None = None
+    load_session: Callable[[Path, Any, str], Conversation] | None = None
 
 
 def anything(_value) -> bool:
@@ -97,6 +105,11 @@ def detect_document(value: Any) -> Format:
 
 def detect_lines(objects: list[tuple[int, dict]]) -> Format:
     return next(entry for entry in _ranked("lines") if entry.lines is not None and entry.lines(objects))
+
+
+def detect_binary(data: bytes) -> Format | None:
+    """The binary format (a database) whose recogniser accepts the file's bytes, or None."""
+    return next((entry for entry in _TABLE.values() if entry.binary is not None and entry.binary(data)), None)
 
 
 def detect_text(head: str) -> Format | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from compaction.errors import ConversationError
+from compaction.importers.formats import all_formats
 from compaction.importers.jsonl import JsonLines
 from compaction.importers.limits import MAX_FILE_BYTES
 from compaction.importers.source import loads_line
@@ -70,6 +71,12 @@ class RunKey:
     line: int  # the run's line in the file, from 1
     name: str  # its instance_id (with its line when two runs share one), else "line N"
     instance: str | None = None  # the instance_id as written, checked again when the run is read
+    format: str | None = None  # a format that lists and reads the file's sessions itself (formats.py: sessions)
+
+
+# what a format's lister gives for a file that is a piece of a session read from another file (one message
+# of a storage folder): a corpus leaves it out
+PART_OF_A_SESSION = (RunKey(0, "a piece of a session read from another file"),)
 
 
 def instance_of(row: dict) -> str | None:
@@ -80,7 +87,12 @@ def instance_of(row: dict) -> str | None:
 def runs_in(path: Path) -> tuple[RunKey, ...]:
     """The runs of a JSON-lines file holding two or more (each line a run with its `history`); () for any
     other file, which is one session, or one that cannot be read here (its reading says why). Only the
-    first object line is parsed unless the file is such an output."""
+    first object line is parsed unless the file is such an output. A format that lists the sessions of its
+    own files (a database, an export of several) gives their keys."""
+    listed = next((found for entry in all_formats() if entry.sessions is not None
+                   and path.name.lower().endswith(entry.suffixes) and (found := entry.sessions(path))), ())
+    if listed:
+        return listed
     if not path.name.lower().endswith(RUNS_SUFFIX):
         return ()
     try:

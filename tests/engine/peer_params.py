@@ -32,6 +32,7 @@ TIGHT = {
     "codex": {"window_tokens": 3_000, "user_message_budget_tokens": 50},
     "gemini-cli": {"window_tokens": 6_000, "function_response_budget_tokens": 200, "truncate_chars": 400},
     "aider": {"max_chat_history_tokens": 1_024, "summarizer_window_tokens": 2_000},
+    "opencode": {"context_limit_tokens": 35_000, "prune_protect_tokens": 300},
 }
 
 
@@ -85,4 +86,5 @@ IDLE = {
     "codex": {"window_tokens": 10_000_000},
     "gemini-cli": {"window_tokens": 10_000_000},
     "aider": {"max_chat_history_tokens": 10_000_000},
+    "opencode": {"auto": False, "prune": False},
 }
