@@ -3,7 +3,9 @@
 `load_conversation(source, format="auto", name=None)` returns a Conversation in Anthropic form, with
 the detected format, warnings (message indices) and metadata. Bad input raises ConversationError
 naming the file and the line, field or message index; never a bare exception. `load_run(path, key)`
-reads one run of an evaluation output (runs.py: a corpus lists them with runs_in).
+reads one run of an evaluation output (runs.py: a corpus lists them with runs_in), or one session of a
+database that holds several (a format's `sessions` and `load_session`). A file of no known format is told
+what it most resembles, or what the lab reads (unknown.py).
 """
 
 from pathlib import Path
@@ -31,11 +33,13 @@ from compaction.importers.source import (
     MAX_NESTING_DEPTH,
     decode_utf8,
     kind_of,
+    not_text,
     parse_document,
     read_source,
 )
 from compaction.importers.surrogates import might_hold_surrogates, without_lone_surrogates
 from compaction.importers.totals import has_tokens, input_of
+from compaction.importers.unknown import document_keys, guarded, keys_of, unknown
 from compaction.model.conversation import Conversation
 
 TEXT_HEAD = 65_536  # bytes of a file that is not JSON shown to the text formats' recognisers
@@ -51,6 +55,8 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     if binary is not None and binary.load_bytes is not None:  # a database: read from its path where it has one
         with collector_paused():
             return binary.load_bytes(data, label, None if isinstance(source, bytes | bytearray) else Path(source))
+    if chosen is not None and binary is None and not (chosen.load_document or chosen.load_lines or chosen.load_text):
+        raise ConversationError(f"not {chosen.described}: the file is not such a database", where=label)
     check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
     with collector_paused():
         conversation, by_orjson = _parse(data, label, chosen)
@@ -84,22 +90,35 @@ def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversa
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     """The conversation, and whether orjson parsed all of it (one document)."""
     text_format = chosen if chosen is not None and chosen.load_text is not None else None
-    if text_format is None and chosen is None and data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"["):
+    as_text = data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"[")
+    if text_format is None and chosen is None and as_text:
         text_format = _text_format(data)
     if text_format is not None:
         return text_format.load_text(decode_utf8(data, label), label), False
     if chosen is not None and chosen.load_document is None:  # a lines format: even one line is a log
         return chosen.load_lines(read_lines(data, label)), False
-    document = parse_document(data, label)
+    try:
+        document = parse_document(data, label)
+    except ConversationError:
+        if chosen is not None or not as_text or not_text(data):
+            raise
+        start = decode_utf8(data[:TEXT_HEAD], label).lstrip()[:40].split("\n")[0]
+        raise unknown(label, f"not valid JSON, nor a text log the lab reads (it starts {start!r})") from None
     if document is None:  # JSON lines
         lines = read_lines(data, label)
         found = chosen or detect_lines(lines.objects)
         if found.load_lines is None:
             raise ConversationError(f"the {found.name} format is one JSON document, not JSON lines", where=label)
-        return found.load_lines(lines), False
+        read = found.load_lines
+        return guarded(lambda: read(lines), found, chosen is None and found.lines_rank == CATCH_ALL,
+                       keys_of(value for _, value in lines.objects), "JSON lines", label), False
     found = chosen or detect_document(document.value)
     if found.load_document is not None:
-        return found.load_document(document.value, label), document.by_orjson
+        load = found.load_document
+        return guarded(lambda: load(document.value, label), found,
+                       chosen is None and found.document_rank == CATCH_ALL, document_keys(document.value),
+                       f"a JSON {'list' if isinstance(document.value, list) else 'document'}", label), \
+            document.by_orjson
     if found.load_lines is not None:
         return found.load_lines(read_lines(data, label)), False
     raise ConversationError(f"the {found.name} format is not JSON", where=label)

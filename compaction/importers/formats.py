@@ -46,6 +46,7 @@ class Format:
     # a file that may hold several sessions: their keys (importers/runs.py), and the reading of one of them
     sessions: Callable[[Path], tuple] | None = None
     load_session: Callable[[Path, Any, str], Conversation] | None = None
+    marks: tuple[str, ...] = ()  # the keys its objects carry: an unknown file sharing them resembles it
 
 
 def anything(_value) -> bool:
@@ -69,9 +70,11 @@ def register(entry: Format) -> Format:
 for _generic in (
     Format("anthropic", "Anthropic", "Anthropic Messages: a request body or a list of messages (JSON), or one "
            "message a line (JSONL)", (".json", ".jsonl"), anthropic.from_json, anthropic.from_lines,
-           anything, anthropic.lines_look_like, document_rank=CATCH_ALL, lines_rank=400),
+           anything, anthropic.lines_look_like, document_rank=CATCH_ALL, lines_rank=400,
+           marks=("messages", "role", "content", "system", "tools", "max_tokens")),
     Format("openai", "OpenAI chat", "an OpenAI chat conversation (JSON)", (".json",), openai.from_json,
-           None, openai.looks_like, document_rank=600),
+           None, openai.looks_like, document_rank=600,
+           marks=("messages", "role", "content", "tool_calls", "tool_call_id", "function_call")),
     Format("compaction-trace", "Compaction Lab trace", "the trace of the lab's compacting client (one line per model "
            "call, with the usage the API answered)", (".jsonl",), None, trace.load, None, trace.looks_like,
            lines_rank=100),

@@ -1,7 +1,8 @@
 """Evaluation output files, one agent run a line (an evaluation's `output.jsonl`): each line holds a
 run's conversation under `history`, and its `instance_id` names it. Loaded as one file, the first run
 is loaded, with a warning naming how many the file holds; a corpus reads each run as a session of its
-own (`runs_in` lists them, importers.load_run reads one).
+own (`runs_in` lists them, importers.load_run reads one). A database that holds several sessions (a
+format's `sessions`) is listed the same way, a key each.
 """
 
 import os
