@@ -15,7 +15,7 @@ def add_command(subparsers) -> None:
                                     "tokens before and after, what it replaced and carried on, its cost, what "
                                     "the agent read again, and the agent's own preset beside it")
     cli_common.add_file_flags(command)
-    command.add_argument("--json", action="store_true", help="print one JSON object instead of the cards")
+    cli_common.add_json_flag(command, "the cards")
     command.add_argument("--no-preset", action="store_true",
                          help="do not replay the agent's own preset to set beside each compaction")
     cli_common.add_model_window_flag(command)
