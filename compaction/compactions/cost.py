@@ -4,9 +4,9 @@ call after it wrote again (everything after the system prompt and tools is new t
 The compaction call is not in the log (the agents' logs record no usage for it): it sends the
 conversation as it stood, the tokens before, which the cache still holds, and writes the summary. So it
 is priced as the tokens before read from the cache plus the summary's tokens as output, at the model of
-the call before. The first call after is priced from its own recorded usage: its uncached input and its
-cache writes (of each lifetime), at its own model. Both at the price table's row for the model, else at
-the prices given (the settings').
+the call before; a compaction the log shows no summary of (a truncation) is priced no call. The first
+call after is priced from its own recorded usage: its uncached input and its cache writes (of each
+lifetime), at its own model. Both at the price table's row for the model, else at the prices given.
 """
 
 from dataclasses import dataclass
@@ -47,7 +47,9 @@ def compaction_cost(tokens_before: int | None, summary_tokens: int, before: dict
     recorded usage is `before` (the last call before it) and `after` (the first call after it)."""
     words = []
     call = None
-    if tokens_before:
+    if not summary_tokens:
+        words.append("no summary in the log (a truncation writes none): no compaction call is priced")
+    elif tokens_before:
         call = _row_or(before, fallback).cost(0, 0, 0, tokens_before, summary_tokens)
         words.append(f"the compaction call, estimated: {tokens_before:,} tokens read from the cache and a "
                      f"{summary_tokens:,}-token summary written")
