@@ -48,7 +48,7 @@ def compaction_cost(tokens_before: int | None, summary_tokens: int, before: dict
     words = []
     call = None
     if not summary_tokens:
-        words.append("no summary in the log (a truncation writes none): no compaction call is priced")
+        words.append("the log holds no summary (a truncation writes none): a compaction call, if the agent made one, is not priced")
     elif tokens_before:
         call = _row_or(before, fallback).cost(0, 0, 0, tokens_before, summary_tokens)
         words.append(f"the compaction call, estimated: {tokens_before:,} tokens read from the cache and a "
