@@ -14,6 +14,7 @@ from compaction.errors import SettingsError
 from compaction.measures.composition import KIND_TITLES, KINDS
 from compaction.measures.composition_tokens import Composition, call_composition, sent_composition
 from compaction.model.tokens import TokenModel
+from compaction.replay.lookups import call_number
 from compaction.strategies import build, lookup
 
 NONE = "none"
@@ -25,7 +26,7 @@ def add_command(subparsers) -> None:
                                     "(system prompt and tools, the person, replies, thinking, tool calls, tool "
                                     "results by tool, summaries, placeholders, previews), in tokens")
     cli_common.add_file_flags(command)
-    command.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    cli_common.add_json_flag(command)
     cli_common.add_setting_flags(command)
     cli_common.add_model_window_flag(command)
     command.add_argument("--strategy", default=NONE, metavar="NAME",
@@ -85,9 +86,9 @@ def command_composition(args: argparse.Namespace) -> int:
     found, call, calls, index, sent, exact, model = _composed(args, step, conversation)
     data = {"input": {"file": str(args.file), "format": conversation.format, "messages": len(conversation.messages)},
             "strategy": {"name": args.strategy, "parameters": step.params if step else {}, "words": words},
-            "call": call + 1, "calls": calls, "answers_message": index, "messages_sent": sent, "exact_tokens": exact,
+            "call": call_number(call), "calls": calls, "answers_message": index, "messages_sent": sent, "exact_tokens": exact,
             **found.as_dict(), "token_model": model.describe()}
-    title = (f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages; call {call + 1:,} of "
+    title = (f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages; call {call_number(call):,} of "
              f"{calls:,} (answers message {index:,}, {sent:,} message{'' if sent == 1 else 's'} sent); "
              f"strategy {words}")
     return cli_common.emit(args, data, title, composition_table(found, exact))

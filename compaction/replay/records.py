@@ -13,6 +13,7 @@ from compaction.model.events import AppliedEdit, SummaryEvent
 from compaction.model.history import History
 from compaction.model.settings import Settings
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay.lookups import call_number
 from compaction.strategies import all_actions
 
 MODEL_WINDOW_TOKENS = 200_000
@@ -50,7 +51,7 @@ class CallRecord:
         return self.measures.blind if self.measures else ()
 
     def as_dict(self) -> dict[str, Any]:
-        data = {"call": self.call + 1, "index": self.index, "messages": self.messages, "chars": self.chars,
+        data = {"call": call_number(self.call), "index": self.index, "messages": self.messages, "chars": self.chars,
                 "tokens": self.tokens, "estimated_tokens": self.tokens, "raw_chars": self.raw_chars,
                 "raw_tokens": self.raw_tokens, "raw_runs": self.raw_runs, "acted": list(self.acted),
                 "summaries": self.summaries, "tokens_total": self.tokens_total,
@@ -200,20 +201,19 @@ class ReplayResult:
     def as_dict(self) -> dict[str, Any]:
         """For JSON: every call numbered from 1, as the pages show it (here `call` is a position from 0)."""
         totals = self.totals
-        totals.update({key: one_based(totals[key]) for key in ("raw_stop_call", "parting_call")})
-        numbers = {c.index: c.call + 1 for c in self.calls}
+        totals.update({key: _number(totals[key]) for key in ("raw_stop_call", "parting_call")})
+        numbers = {c.index: call_number(c.call) for c in self.calls}
         return {"calls": [c.as_dict() for c in self.calls], "totals": totals,
                 # the calls on another model than the session's, each replayed against its own model's window
                 "calls_on_other_models": [{"call": numbers.get(w.index), "model": w.model, "window_tokens": w.tokens}
                                           for w in self.call_windows],
                 "settings": self.settings.as_dict(),
-                "boundaries": [{**b, "call": one_based(b.get("call"))} for b in self.boundaries],
+                "boundaries": [{**b, "call": _number(b.get("call"))} for b in self.boundaries],
                 "prices": asdict(self.prices) if self.prices is not None else None}
 
 
-def one_based(call: int | None) -> int | None:
-    """A call's position as people and the JSON number it: from 1."""
-    return None if call is None else call + 1
+def _number(call: int | None) -> int | None:
+    return None if call is None else call_number(call)
 
 
 def _priced_by_log(measures: CallMeasures) -> bool:
