@@ -15,12 +15,14 @@ from pathlib import Path
 
 from compaction.access import session_folders
 from compaction.cli.common import write_json
-from compaction.errors import SettingsError
+from compaction.errors import CompactionError, SettingsError
+from compaction.importers import load_conversation
 from compaction.live.follower import Follower
 from compaction.live.formats import document_format, names, titles
 from compaction.live.places import followable
 from compaction.live.report import as_json, as_text, read_json
 from compaction.live.rules import what_if
+from compaction.measures.branches_paid import paid_and_final
 from compaction.strategies import lookup
 
 POLL_SECONDS = 0.5
@@ -88,12 +90,25 @@ def watch(args: argparse.Namespace) -> int:
     session = follower.session
     calls = len(session.calls) if session else 0
     cost = session.cost_usd if session else 0.0
+    branches = _branches(path, args.format)
     _emit(args.json, {"event": "stopped", "reason": reason, "calls": calls, "cost_so_far_usd": round(cost, 6),
                       "offset": follower.source.offset, "reads": follower.source.reads[-1].number
-                      if follower.source.reads else 0, "restarts": follower.source.restarts},
-          f"stopped ({_SAID[reason]}): {calls:,} calls, ${cost:,.4f} so far")
+                      if follower.source.reads else 0, "restarts": follower.source.restarts, "branches": branches},
+          f"stopped ({_SAID[reason]}): {calls:,} calls, ${cost:,.4f} so far"
+          + (f"; the file as Replay reads it: {branches['sentence']}" if branches else ""))
     sys.stdout.flush()
     return 0
+
+
+def _branches(path: Path, form: str) -> dict | None:
+    """The calls paid and those of the final branch, as every page counts them (Live counts each call it
+    sees, on whichever branch; Replay the final branch's): the file as it stands, or None when it cannot
+    be read whole (a line still being written)."""
+    try:
+        conversation = load_conversation(path, format=form)
+    except CompactionError:
+        return None
+    return paid_and_final(conversation).as_dict()
 
 
 _SAID = {"idle": "idle", "interrupted": "Ctrl-C", "terminated": "SIGTERM"}

@@ -100,7 +100,7 @@ def replays(chosen: dict[str, dict]) -> dict[str, ReplayResult]:
 
 def truth_headline(reference: ReplayResult) -> None:
     st.markdown(f"**{comparison.stop_headline(reference)}**")
-    st.caption(session_cost_sentence(reference) + " " + priced_sentence(reference))
+    st.caption(session_cost_sentence(reference) + " " + priced_sentence(reference) + " " + state.calls_paid_sentence())
 
 
 def tables(results: dict[str, ReplayResult], labels: dict[str, str] | None = None) -> None:

@@ -64,7 +64,7 @@ def headline(result: ReplayResult) -> None:
     all_cost_col.metric("Cost (all calls)", dollars(totals["cost_usd"]), f"{dollars(totals['cost_usd_no_cache'])} without caching",
                         delta_color="off", delta_arrow="off", help=f"With compaction, over {whole}.")
     paid_col.metric("What it cost (log)", session_cost_text(result), help=session_cost_help(result))
-    st.caption(session_cost_sentence(result) + " " + priced_sentence(result))
+    st.caption(session_cost_sentence(result) + " " + priced_sentence(result) + " " + state.calls_paid_sentence())
 
     st.markdown("###### What the log says, and what the model loses")
     calls_col, recorded_col, hit_col, blind_col, kept_col = st.columns(5)

@@ -14,12 +14,21 @@ import streamlit as st
 
 from compaction.errors import SettingsError
 from compaction.layers import PipelineResult, run_pipeline
-from compaction.measures import DEFAULT_PRICES, LogWindow, PipelineLoss, Prices, log_window, pipeline_loss_of
+from compaction.measures import (
+    DEFAULT_PRICES,
+    LogWindow,
+    PipelineLoss,
+    Prices,
+    log_window,
+    paid_and_final,
+    pipeline_loss_of,
+)
 from compaction.model import DEFAULTS, Settings
 from compaction.replay import ReplayResult, regime_context_limit, replay
 from compaction.storage import OutputStore, new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
+from dashboard.render.text import literal
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
 from dashboard.ui import api_key, per_file
@@ -113,6 +122,11 @@ def set_loaded(conversation: Loaded) -> None:
 def history():
     current = loaded()
     return prepared(current.key, current.conversation)
+
+
+def calls_paid_sentence() -> str:
+    """The log's calls and cost, paid and of its final branch, as every page and command says them."""
+    return f"The log: {literal(paid_and_final(loaded().conversation, prices() or DEFAULT_PRICES).sentence())}."
 
 
 def log_view_choice() -> str:
