@@ -26,6 +26,7 @@ from compaction.replay.options import ReplayOptions, options_from
 from compaction.replay.plain import replay_plain
 from compaction.replay.records import MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
 from compaction.strategies import StepFunction, resolve
+from compaction.strategies.person import has_person_actions
 
 __all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "ReplayOptions", "ReplayResult", "incremental_form", "replay"]
 
@@ -56,7 +57,8 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     spec = getattr(step, "spec", None)  # a registry strategy, built
     context = ReplayContext.start(conversation, name, chosen, follows_log=getattr(spec, "follows_log", False))
     # what is kept verbatim reshapes L1 and L2 in ways only the plain layers know (model/keep.py)
-    form = None if chosen.plain or settings.keeps else incremental_form(step)
+    # so do the person's own compactions, which every what-if makes where the log has them (strategies/person.py)
+    form = None if chosen.plain or settings.keeps or has_person_actions(context.prepared) else incremental_form(step)
     if form is not None:
         return replay_incremental(context, settings, form)
     return replay_plain(context, settings, step)
