@@ -22,9 +22,9 @@ from compaction import OutputStore  # noqa: E402
 from compaction.generate import generate  # noqa: E402
 from compaction.importers import load_conversation  # noqa: E402
 from compaction.replay.loop import replay  # noqa: E402
-from compaction.replay.parallel import open_executor  # noqa: E402
-from compaction.replay.sweep import sweep  # noqa: E402
 from compaction.strategies import REGISTRY  # noqa: E402
+from compaction.sweep.parallel import open_executor  # noqa: E402
+from compaction.sweep.sweeps import sweep  # noqa: E402
 from dashboard.render.timeline import DEFAULT_AXES  # noqa: E402
 
 # Tune's own default grid: the tutorial's defaults among ten values each

@@ -19,7 +19,7 @@ their parents), from the replay's own JSON (`replay --json` computes the same):
   preset's) changed before the log's own first compaction, or anywhere in a log without one: outputs saved,
   results cleared, compactions more than 3 calls before the log's (target: nothing);
 - preset: for logs Claude Code auto-compacted, `--strategy claude-code` at its defaults, at EVERY one of
-  the log's compactions (measures/fidelity.py pairs them in order): the call the log compacted before and
+  the log's compactions (replay/fidelity.py pairs them in order): the call the log compacted before and
   the call the preset did (target: within 3 calls), the tokens of the first call after against the
   recorded ones (target: within 10 %), and the median error of its per-call tokens against the recorded
   context before the first boundary (target: 3 %); and the live forecast's error (forecast_real_logs.py: the
@@ -45,8 +45,8 @@ from recorded_cost import plain_reading  # noqa: E402
 from compaction import Settings, load_conversation, prepare, replay  # noqa: E402
 from compaction.agents.claude_code.preset import log_window  # noqa: E402
 from compaction.errors import ConversationError  # noqa: E402
-from compaction.measures.fidelity import fidelity  # noqa: E402
 from compaction.model.settings import LIMITS  # noqa: E402
+from compaction.replay.fidelity import fidelity  # noqa: E402
 
 OFF = Settings(**{name: high for name, (_, high) in LIMITS.items() if name not in ("keep_head",
                                                                                  "reactive_keep_last")})

@@ -17,7 +17,7 @@ from pathlib import Path
 from compaction import load_conversation, replay
 from compaction.agents import agent_of
 from compaction.errors import ConversationError
-from compaction.measures.fidelity import fidelity
+from compaction.replay.fidelity import fidelity
 
 
 def check(path: Path, agents: tuple[str, ...]) -> list[dict]:

@@ -4,9 +4,12 @@ and loses. The public API is re-exported here; the subpackages are its table of 
 
 - model/ (messages, conversations, histories, sizes, settings, tokens), layers/ (L3, L1, L2, L4, the
   pipeline, reactive compaction, the compact tool), strategies/ (the registry of peer strategies),
-  replay/ (the loop, its records, sweeps, parallel execution), measures/ (cache, cost, loss, the
-  registry of measures), importers/ (the registry of formats), llm/ (Claude, when given a key),
-  summarizers/, storage/ (persisted outputs, workspaces), corpus/ (many sessions), generate/, cli/;
+  replay/ (one session under one setting: the reference loop and its incremental form, one call protocol,
+  the records, fidelity to the log), sweep/ (a grid of settings over replays: branches, worker processes,
+  and its columnar kernel), measures/ (cache, cost, loss, the registry of measures), importers/ (the
+  registry of formats), llm/ (Claude, when given a key), summarizers/, storage/ (persisted outputs,
+  workspaces), corpus/ (many sessions), generate/, client/ (the compacting client and its trace),
+  export/ (a strategy in its agent's own form), live/ (a log followed as it is written), cli/;
   agents/ (one package per agent: its readers, preset, forecast rule, export form, folders).
 
 The agents registry is imported first: it enters every agent's parts into the tables the subpackages own.
@@ -26,7 +29,7 @@ from compaction.model.sizes import history_size
 from compaction.model.tokens import estimate_tokens
 from compaction.model.validity import check_pairs, is_valid
 from compaction.replay.loop import CallRecord, ReplayResult, replay
-from compaction.replay.sweep import SweepResult, sweep
+from compaction.sweep import SweepResult, sweep
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import REGISTRY as STRATEGIES
 from compaction.strategies import StrategySpec, build

@@ -14,7 +14,7 @@ import argparse
 import subprocess
 from pathlib import Path
 
-from compaction.agent import CompactingClient
+from compaction.client import CompactingClient
 
 TOOLS = [
     {"name": "read_file", "description": "Read a file.",

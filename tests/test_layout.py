@@ -4,6 +4,7 @@ Streamlit or plotly inside compaction/."""
 
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
@@ -50,15 +51,13 @@ def test_the_top_level_names_the_architecture():
     assert {"model", "layers", "strategies", "replay", "measures", "importers", "llm", "storage", "cli"} <= set(packages)
 
 
-def test_no_import_cycle():
-    graph = {name: {target for target in imported(path) if target in MODULES and target != name}
-             for name, path in MODULES.items()}
-    cycles = []
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
+def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each back edge met by a depth-first walk (none: the graph is acyclic)."""
+    cycles, state = [], {}  # state: 1 on the current path, 2 done
 
     def visit(node: str, path: list[str]) -> None:
         state[node] = 1
-        for target in sorted(graph[node]):
+        for target in sorted(graph.get(node, ())):
             if state.get(target) == 1:
                 cycles.append(path[path.index(target):] + [target])
             elif target not in state:
@@ -68,7 +67,54 @@ def test_no_import_cycle():
     for node in sorted(graph):
         if node not in state:
             visit(node, [node])
+    return cycles
+
+
+def test_no_import_cycle():
+    graph = {name: {target for target in imported(path) if target in MODULES and target != name}
+             for name, path in MODULES.items()}
+    cycles = cycles_of(graph)
     assert not cycles, "\n".join(" -> ".join(cycle) for cycle in cycles[:10])
+
+
+SUBPACKAGES = sorted(path.name for path in ENGINE.iterdir() if (path / "__init__.py").is_file())
+
+
+def subpackage(module: str) -> str | None:
+    """The subpackage of the engine a module belongs to (compaction.replay.loop -> replay), or None for the
+    package's own top and its top-level modules (errors, version, ...)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in SUBPACKAGES else None
+
+
+def test_no_import_cycle_between_subpackages():
+    """compaction.X importing compaction.Y (anywhere in any of X's modules, inside functions too) while Y
+    imports X is a cycle even when no two modules form one: the packages are layers, each above the ones
+    it imports. The agents package imports the lower ones to register into their tables; nothing imports it
+    (test_nothing_below_the_agents_imports_them)."""
+    graph: dict[str, set[str]] = {}
+    why: dict[tuple[str, str], str] = {}
+    for name, path in MODULES.items():
+        if (source := subpackage(name)) is None:
+            continue
+        for target in imported(path):
+            if (destination := subpackage(target)) not in (None, source):
+                graph.setdefault(source, set()).add(destination)
+                why.setdefault((source, destination), f"{name} imports {target}")
+    assert {"replay", "measures", "model"} <= graph["sweep"] and "sweep" not in graph.get("replay", ())
+    assert "agents" not in set().union(*(targets for source, targets in graph.items() if source != "agents"))
+    assert cycles_of({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    found = cycles_of(graph)
+    assert not found, "\n".join(" -> ".join(cycle) + ": " + "; ".join(why[edge] for edge in zip(cycle, cycle[1:], strict=False))
+                                 for cycle in found)
+
+
+def test_the_table_of_contents_names_every_subpackage():
+    """compaction/__init__.py's docstring names each folder of the engine as `name/`, and no other."""
+    import compaction
+
+    named = set(re.findall(r"(?<![\w/])([a-z_]+)/", compaction.__doc__ or ""))
+    assert named == set(SUBPACKAGES), (sorted(set(SUBPACKAGES) - named), sorted(named - set(SUBPACKAGES)))
 
 
 def test_the_engine_imports_nothing_of_the_dashboard():
@@ -118,8 +164,10 @@ def test_every_module_imports_alone_in_a_fresh_interpreter():
     # package and forks a child for each module from that state (cheap: the package is not imported again).
     names = [name for name in MODULES if not name.endswith("__main__")]  # __main__ runs the command line
     assert "compaction" in names and "compaction.replay.loop" in names
+    # this checkout's engine, whichever the interpreter has installed
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", IMPORT_EACH], input=" ".join(names), capture_output=True, text=True,
-                          timeout=300, cwd="/")
+                          timeout=300, cwd="/", env=environment)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {}
 

@@ -152,7 +152,7 @@ def parse_axis(text: str, flag: str, strategy: StrategySpec | None = None) -> tu
     """'context_limit=20000,50000' -> ('context_limit', [20000, 50000]); dashes or underscores. With
     `strategy`, a name may be one of its parameters, whose values are read as its spec reads them
     ('threshold_fraction=0.3,0.5')."""
-    from compaction.replay.grid import PARAMETER, axis_kind
+    from compaction.sweep.grid import PARAMETER, axis_kind
 
     name, equals, values = text.partition("=")
     name = name.strip().replace("-", "_")

@@ -8,7 +8,7 @@ from compaction.cli import common as cli_common
 from compaction.cli.strategies import add_strategy_flags, strategy_from
 from compaction.errors import SettingsError
 from compaction.measures.registry import MEASURES, measure_text
-from compaction.replay.sweep import SweepResult
+from compaction.sweep.sweeps import SweepResult
 
 
 def add_command(subparsers) -> None:
@@ -31,9 +31,9 @@ def add_command(subparsers) -> None:
 
 
 def command_sweep(args: argparse.Namespace) -> int:
-    from compaction.replay.parallel import open_executor
-    from compaction.replay.sweep import sweep
     from compaction.storage.outputs import OutputStore
+    from compaction.sweep.parallel import open_executor
+    from compaction.sweep.sweeps import sweep
 
     if args.summarizer != "offline":
         raise SettingsError("a sweep replays the session once per cell; it uses the offline summariser only")

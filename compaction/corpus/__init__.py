@@ -20,8 +20,8 @@ from compaction.corpus.homes import agent_homes
 from compaction.corpus.rows import COLUMNS, Job, empty_row, session_row
 from compaction.corpus.subagents import SUBAGENT, attach
 from compaction.errors import SettingsError
-from compaction.replay.parallel import open_executor, stream
-from compaction.replay.sweep import sweep_grid
+from compaction.sweep.parallel import open_executor, stream
+from compaction.sweep.sweeps import sweep_grid
 
 
 @dataclass

@@ -24,10 +24,10 @@ from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
 from compaction.model.settings import DEFAULTS, Settings
 from compaction.model.validity import check_pairs
-from compaction.replay.grid import SweepStore
 from compaction.replay.loop import replay
-from compaction.replay.sweep import sweep
 from compaction.summarizers import OfflineSummarizer
+from compaction.sweep.grid import SweepStore
+from compaction.sweep.sweeps import sweep
 
 # What the log holds, then what the replay at the job's settings gives (its totals, same names).
 LOG_COLUMNS = ("path", "run_line", "project", "session", "format", "format_title", "first_time", "last_time", "messages", "model_calls",

@@ -31,7 +31,7 @@ _GENERIC: tuple[Form, ...] = (
          "ContextEditingMiddleware with ClearToolUsesEdit (langchain-*)", langchain_middleware.STRATEGIES,
          langchain_middleware.render),
 )
-_CLIENT = Form("client", "Compaction Lab's compacting client", "the construction of compaction.agent.CompactingClient "
+_CLIENT = Form("client", "Compaction Lab's compacting client", "the construction of compaction.client.CompactingClient "
                "(every strategy)", client_source.STRATEGIES, client_source.render)
 _AGENTS: list[Form] = []  # registered by the agents' packages
 

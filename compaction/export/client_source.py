@@ -1,5 +1,5 @@
 """The `client` form, for every strategy: the construction of the lab's own compacting client
-(compaction.agent.CompactingClient) at the tuned parameters, as Python source. The agent then sends each
+(compaction.client.CompactingClient) at the tuned parameters, as Python source. The agent then sends each
 call through it and the history is compacted exactly as the replay showed, trace included."""
 
 from compaction.export.base import Exported, effective_settings
@@ -29,7 +29,7 @@ def client_settings(built: Built, settings: Settings) -> dict:
 def render(built: Built, settings: Settings) -> Exported:
     values = client_settings(built, settings)
     lines = [f"# The compacting client of Compaction Lab, as tuned (strategy {built.spec.name})",
-             "import anthropic", "", "from compaction.agent import CompactingClient", "",
+             "import anthropic", "", "from compaction.client import CompactingClient", "",
              "client = CompactingClient(", "    anthropic.Anthropic(),", f"    strategy={built.spec.name!r},",
              "    settings={"]
     lines += [f"        {name!r}: {value!r}," for name, value in values.items()]

@@ -35,7 +35,7 @@ OUTPUT_DIR = ".task_outputs"  # persisted outputs in OUTPUT_DIR/tool-results, tr
 # --- end of settings ---
 
 # --- the lab's own functions ---
-from compaction.agent.blocks import plain_block  # noqa: E402
+from compaction.client.blocks import plain_block  # noqa: E402
 from compaction.layers.compact_tool import COMPACT_TOOL, answer_compact_call  # noqa: E402
 from compaction.layers.persist import _replacement, persisted_marker  # noqa: E402
 from compaction.layers.reactive import nothing_to_summarize, reactive_cut  # noqa: E402

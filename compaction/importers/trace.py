@@ -1,4 +1,4 @@
-"""The compacting client's trace (compaction/agent/trace.py writes it), read back as a session.
+"""The compacting client's trace (compaction/client/trace.py writes it), read back as a session.
 
 The session is the conversation as the agent held it: every message the caller passed, in order, each
 response where the caller passed it back (and the last one at the end), with the usage the API answered

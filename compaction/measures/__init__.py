@@ -1,6 +1,6 @@
 """What a model call costs and what the model loses, each a pure function of the histories sent: prices
 by model (prices.py, billing.py), the cache (cache.py), the per-call meter (meter.py), loss (loss.py,
-terms.py, probes.py), fidelity to the log (fidelity.py), the registry of measures (registry.py), the model window by model
+terms.py, probes.py), the registry of measures (registry.py), the model window by model
 (windows.py).
 
 - `token_model`: characters -> tokens (characters / 4 by default; calibrated on a log's recorded usage).
@@ -24,8 +24,6 @@ from compaction.measures.composition_tokens import (
     uncompacted_composition,
 )
 from compaction.measures.cost import DEFAULT_PRICES, Prices
-from compaction.measures.fidelity import Fidelity
-from compaction.measures.fidelity import fidelity as log_fidelity  # the module keeps its name: no clash
 from compaction.measures.pipeline_loss import PipelineLoss, pipeline_loss_of
 from compaction.measures.prices import bills_cache_writes
 from compaction.measures.probes import KIND_MEANING, MAX_SCORE, ProbeError, Prober, probe_score
@@ -35,9 +33,8 @@ from compaction.measures.windows import LogWindow, log_window
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 
 __all__ = ["DEFAULT_PRICES", "DEFAULT_TOKEN_MODEL", "KINDS", "KIND_MEANING", "KIND_TITLES", "MAX_SCORE", "MEASURES",
-           "NOT_IN_LOG", "OTHER_TOOLS", "TOOL_RESULTS", "Composition", "Fidelity", "LogWindow", "PaidAndFinal",
-           "PipelineLoss",
+           "NOT_IN_LOG", "OTHER_TOOLS", "TOOL_RESULTS", "Composition", "LogWindow", "PaidAndFinal", "PipelineLoss",
            "Prices", "ProbeError", "Prober", "TokenModel", "bills_cache_writes", "call_composition",
-           "compositions_along", "history_composition", "log_fidelity", "log_window", "paid_and_final", "pareto_front",
+           "compositions_along", "history_composition", "log_window", "paid_and_final", "pareto_front",
            "pipeline_loss_of", "probe_score", "sent_composition", "uncompacted_along", "uncompacted_call_composition",
            "uncompacted_composition"]

@@ -5,7 +5,7 @@ CONTEXT_LIMIT 60,000 did exactly the same at 70,000, up to the call where it fir
 incremental step reads its settings through `SettingsReads`: "is KEEP_RECENT at least 4" records that
 the answer holds for KEEP_RECENT in [4, maximum] (or [minimum, 3]); a value used as it is records that
 value alone. After the call, the cells whose settings lie in every recorded range did the same and stay
-together; the others go their own way from the state before the call (replay/branches.py). A single
+together; the others go their own way from the state before the call (sweep/branches.py). A single
 replay reads through the same object and ignores the ranges.
 """
 

@@ -1,6 +1,6 @@
 """The history an incremental replay carries from call to call, changed in place.
 
-A `History` is a value: every layer of the plain loop builds new lists, and at every call the loop copies
+A `History` is a value: every layer of the reference loop builds new lists, and at every call the loop copies
 the whole history to append a message. An incremental replay instead keeps one `RunningHistory` and
 changes it in place (append, replace one message, cut a range, start again after a summary), keeping
 beside the messages what the layers and measures would otherwise work out by walking them at every call:

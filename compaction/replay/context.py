@@ -1,4 +1,4 @@
-"""What a replay of one conversation starts from, whichever loop runs it (plain.py, incremental.py), and
+"""What a replay of one conversation starts from, whichever loop runs it (reference.py, incremental.py), and
 how its result is finished: the prepared conversation, the store and summariser, the model window, the
 billing of every call, and the indexes the loops look up. The model window is the caller's, or the log's
 own (its model's, measures/windows.py). A sweep's cells share one."""

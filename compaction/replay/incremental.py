@@ -1,15 +1,15 @@
 """The incremental agent loop: per call, only the work that the call's new messages cause.
 
-The plain loop (plain.py) hands the strategy the whole history at every call and measures what comes
+The reference loop (reference.py) hands the strategy the whole history at every call and measures what comes
 back from scratch. Here the history is a RunningHistory changed in place, the strategy is its
 incremental form (the registry's `incremental`, e.g. layers/incremental/pipeline.py), and every measure
 keeps its state from one call to the next: the running size, the first position a layer rewrote (the
 cache model's shared prefix), the untouched and rewritten messages (blind references), the uncompacted
-side's running total. What a call records is exactly what the plain loop records (tests/engine/
+side's running total. What a call records is exactly what the reference loop records (tests/engine/
 test_incremental_equivalence.py compares them call by call, histories included).
 
 `IncrementalReplay` advances one call at a time and can be copied between calls (checkpoint, resume), so
-a sweep runs the cells that have not yet differed as one (branches.py).
+a sweep runs the cells that have not yet differed as one (compaction/sweep/branches.py).
 """
 
 import copy
@@ -87,7 +87,7 @@ class IncrementalReplay:
         context, running, reads, protocol = self.context, self.running, self.reads, self.protocol
         known = None  # the tokens of this very history, when it is what the agent sent
         anchor = protocol.anchor(index, running.context_size)
-        if anchor is not None:  # the estimate measures from there on (History.anchor; plain.py's anchored)
+        if anchor is not None:  # the estimate measures from there on (History.anchor; reference.py's anchored)
             running.anchor = (anchor.tokens, anchor.chars)
             known = anchor.tokens if anchor.exact else None
         version = running.version

@@ -13,8 +13,8 @@ unless the person set prices.
 
 Two loops give the same records: a strategy the registry gives an incremental form (the tutorial's
 pipeline) runs in the incremental loop (incremental.py: per call, only the work its new messages cause);
-the others in the plain loop (plain.py: the strategy's step on the whole history at every call), which is
-also the reference the incremental one is tested against.
+the others in the reference loop (reference.py: the strategy's step on the whole history at every call),
+which is the reference the incremental one is tested against.
 """
 
 from typing import Any
@@ -23,16 +23,19 @@ from compaction.model.settings import DEFAULTS, Settings
 from compaction.replay.context import ReplayContext
 from compaction.replay.incremental import replay_incremental
 from compaction.replay.options import ReplayOptions, options_from
-from compaction.replay.plain import replay_plain
 from compaction.replay.records import MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
+from compaction.replay.reference import replay_reference
 from compaction.strategies import StepFunction, resolve
 from compaction.strategies.person import has_person_actions
 
 __all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "ReplayOptions", "ReplayResult", "incremental_form", "replay"]
 
 
-def incremental_form(step):
-    """The incremental form of a resolved strategy (a registry strategy, built), or None."""
+def incremental_form(step, prepared=None):
+    """The incremental form of a resolved strategy (a registry strategy, built), or None. None too for a log
+    that holds the person's own compactions (`prepared`): only the reference loop makes them."""
+    if prepared is not None and has_person_actions(prepared):
+        return None
     return getattr(step, "incremental", None)
 
 
@@ -47,7 +50,7 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     references; artifact retention at the end. `prices` None prices each call as the log says (its
     model's row of the price table); given, every call is priced at them. A Conversation brings the usage
     and times the log recorded; a prepared History brings the token model calibrated on them.
-    `plain=True` runs the plain loop whatever the strategy (the same records, more slowly).
+    `plain=True` runs the reference loop (reference.py) whatever the strategy (the same records, more slowly).
     `from_log=False` estimates every call's tokens and cache use as if the log had recorded nothing but
     the fit of its token model (how far the models alone come, against the log: benchmarks).
     """
@@ -57,8 +60,7 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     spec = getattr(step, "spec", None)  # a registry strategy, built
     context = ReplayContext.start(conversation, name, chosen, follows_log=getattr(spec, "follows_log", False))
     # what is kept verbatim reshapes L1 and L2 in ways only the plain layers know (model/keep.py)
-    # so do the person's own compactions, which every what-if makes where the log has them (strategies/person.py)
-    form = None if chosen.plain or settings.keeps or has_person_actions(context.prepared) else incremental_form(step)
+    form = None if chosen.plain or settings.keeps else incremental_form(step, context.prepared)
     if form is not None:
         return replay_incremental(context, settings, form)
-    return replay_plain(context, settings, step)
+    return replay_reference(context, settings, step)

@@ -21,8 +21,8 @@ class ReplayOptions:
     prices: Prices | None = None  # None: each call priced as the log says
     from_log: bool = True  # the tokens the log recorded are used where they are known
     keep_histories: bool = True  # each call's history is kept in the result (sweeps drop them)
-    plain: bool = False  # the plain loop whatever the strategy (the same records, more slowly)
-    executor: Any = None  # a sweep's worker processes or Dask cluster (replay/parallel.py); None: here
+    plain: bool = False  # the reference loop whatever the strategy (the same records, more slowly)
+    executor: Any = None  # a sweep's worker processes or Dask cluster (sweep/parallel.py); None: here
 
     def given(self, **changes: Any) -> "ReplayOptions":
         """These options with `changes` (the names of the fields), refused by name when one is unknown."""

@@ -1,5 +1,7 @@
-"""A replay's per-call bookkeeping, one place for both loops (plain.py, incremental.py) and anything else
-that advances a history call by call: each loop only says how its history advances.
+"""A replay's per-call bookkeeping, one place for both loops (reference.py, incremental.py) and anything else
+that advances a history call by call: each loop only says how its history advances. Its walk of the turns
+(`TurnProtocol`: the messages joining the history, the compact tool, reactive compaction) needs no log, and
+the compacting client (compaction/client) drives it on its conversation as it grows: one walk for both.
 
 What is kept here:
 - the recorded anchor: where the log says what the whole history held at a call, whether the history is
@@ -15,7 +17,7 @@ What is kept here:
 import copy
 from dataclasses import dataclass
 
-from compaction.layers.compact_tool import compact_answered_turn
+from compaction.layers.compact_tool import compact_answered_turn, compact_calls, compact_focus
 from compaction.layers.reactive import reactive_compact
 from compaction.measures.meter import CallMeasures
 from compaction.model.history import History
@@ -24,6 +26,8 @@ from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
 from compaction.replay.records import CallRecord, ReplayResult
 from compaction.replay.uncompacted import Uncompacted
+from compaction.storage.outputs import OutputStore
+from compaction.summarizers import Summarizer
 
 
 @dataclass(frozen=True)
@@ -35,11 +39,60 @@ class Anchor:
     chars: int  # the characters those tokens measured (the uncompacted history's, when not exact)
 
 
-class CallProtocol:
+class TurnProtocol:
+    """The walk of the turns: each message joins the history; a `compact` call compacts once its turn's
+    results are in, keeping verbatim what the settings keep, and its events go to the next call's record;
+    a context the model cannot take is compacted by the loop itself (reactive compaction)."""
+
+    def __init__(self, settings: Settings, summarizer: Summarizer, store: OutputStore):
+        self.settings = settings  # what the compact tool's summary keeps verbatim
+        self.summarizer, self.store = summarizer, store
+        self.pending: list = []  # compact-tool events since the last call
+        self.waiting_focus: list[str | None] | tuple = ()  # set while a compact call waits for its turn's results
+
+    def with_pending(self, acted: tuple, events: tuple) -> tuple[tuple, tuple]:
+        """The step's actions and events with the compact tool's since the last call first."""
+        if not self.pending:
+            return tuple(acted), tuple(events)
+        acted, events = ("compact_tool", *acted), (*self.pending, *events)
+        self.pending = []
+        return acted, events
+
+    def compact_reactively(self, history: History, reason: str, settings: Settings | None = None):
+        """The loop's own compaction of `history` (a Step; its history is `history` itself when nothing
+        could be summarised). `settings`: the loop's, when not the protocol's."""
+        return reactive_compact(history, settings or self.settings, self.summarizer, self.store, reason)
+
+    def take(self, history: History, message: dict, size: int, origin: int) -> History:
+        """`message` (original `origin`, of `size` characters) joins `history`, which the compact tool then
+        compacts when the message brings the results a compact call waits for."""
+        history = history.derive(history.messages + [message], history.sizes + [size], history.origins + [origin])
+        if self.compact_due(message):
+            history = self.compact_answered(history).history
+        return history
+
+    def compact_due(self, message: dict) -> bool:
+        """Whether `message`, which just joined the history, brings the results a compact call waits for."""
+        return bool(self.waiting_focus) and message.get("role") == "user"
+
+    def compact_answered(self, history: History):
+        """The compact tool's compaction of `history` now that its turn's results are in (a Step, whose
+        history may be `history` itself); its events go to the next call's record."""
+        compacted = compact_answered_turn(history, self.waiting_focus[0], self.summarizer, self.store, self.settings)
+        self.pending += compacted.events
+        return compacted
+
+    def turn_taken_by(self, message: dict) -> None:
+        """`message` is in: a compact call in it waits for its turn's results."""
+        calls = compact_calls(message) if message.get("role") == "assistant" else []
+        self.waiting_focus = [compact_focus(calls)] if calls else ()
+
+
+class CallProtocol(TurnProtocol):
     def __init__(self, context: ReplayContext, settings: Settings):
+        super().__init__(settings, context.summarizer, context.store)
         prepared = context.prepared
         self.context = context
-        self.settings = settings  # what the compact tool's summary keeps verbatim
         self.result: ReplayResult = context.new_result(settings)
         self.meter = context.new_meter()
         self.uncompacted = Uncompacted(prepared, context.billing, context.window, context.from_log)
@@ -50,8 +103,6 @@ class CallProtocol:
         self.summaries = self.tokens_total = self.raw_total = self.first_new = 0
         self.outputs_produced = self.outputs_whole = 0  # characters of tool output before a call; sent whole
         self.checked: int | None = None  # the largest size compared with CONTEXT_LIMIT
-        self.pending: list = []  # compact-tool events since the last call
-        self.waiting_focus: list[str | None] | tuple = ()  # set while a compact call waits for its turn's results
 
     # -- before the call --------------------------------------------------------------------------------
 
@@ -69,14 +120,6 @@ class CallProtocol:
         if size is not None and (self.checked is None or size > self.checked):
             self.checked = size
 
-    def with_pending(self, acted: tuple, events: tuple) -> tuple[tuple, tuple]:
-        """The step's actions and events with the compact tool's since the last call first."""
-        if not self.pending:
-            return tuple(acted), tuple(events)
-        acted, events = ("compact_tool", *acted), (*self.pending, *events)
-        self.pending = []
-        return acted, events
-
     def reactive(self, tokens: int, history: History, settings: Settings):
         """The loop's own compaction of a context over the model window (a Step), or None: under the
         window, or nothing left to compact (only the newest messages: it is sent over the window), or a
@@ -84,9 +127,7 @@ class CallProtocol:
         window = self.context.window
         if tokens <= window or (self.context.follows_log and history.known_tokens is not None):
             return None
-        context = self.context
-        compacted = reactive_compact(history, settings, context.summarizer, context.store,
-                                     f"{tokens:,} tokens > model window {window:,}")
+        compacted = self.compact_reactively(history, f"{tokens:,} tokens > model window {window:,}", settings)
         return compacted if compacted.events else None
 
     # -- the call's record ------------------------------------------------------------------------------
@@ -124,21 +165,9 @@ class CallProtocol:
         self.uncompacted.append(index)
         return index not in self.agent_summaries
 
-    def compact_due(self, message: dict) -> bool:
-        """Whether `message`, which just joined the history, brings the results a compact call waits for."""
-        return bool(self.waiting_focus) and message.get("role") == "user"
-
-    def compact_answered(self, history: History):
-        """The compact tool's compaction of `history` now that its turn's results are in (a Step, whose
-        history may be `history` itself); its events go to the next call's record."""
-        context = self.context
-        compacted = compact_answered_turn(history, self.waiting_focus[0], context.summarizer, context.store,
-                                          self.settings)
-        self.pending += compacted.events
-        return compacted
-
     def turn_taken(self, index: int) -> None:
-        """Message `index` is in: a compact call in it waits for its turn's results."""
+        """Message `index` is in: a compact call in it waits for its turn's results (turn_taken_by's, looked
+        up once per conversation)."""
         self.waiting_focus = self.compact_turns.get(index, ())
 
     # -- the end ----------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ class StoredOutput:
 class OutputStore:
     """Persisted outputs under `root/tool-results`, transcripts under `root/transcripts`."""
 
-    writes_transcripts = True  # save_transcript writes a file (a sweep's store does not: replay/grid.py)
+    writes_transcripts = True  # save_transcript writes a file (a sweep's store does not: sweep/grid.py)
 
     def __init__(self, root: str | Path):
         self.root = Path(root).resolve()

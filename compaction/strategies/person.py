@@ -4,7 +4,7 @@ the strategy's. Before a strategy's step, the call that comes first after one of
 starts from what the log shows was kept there, as As recorded does; from there the strategy goes on.
 
 Which compactions are the person's: those whose trigger the reader gives as PERSON_TRIGGERS ("manual":
-Claude Code's compact_boundary of a /compact; "clear": Aider's /clear). While the history is still the
+a compaction the person typed /compact for; "clear": a /clear that emptied the chat). While the history is still the
 log's since the person's latest compaction (nothing the strategy did, no compaction of the log's own
 between), its tokens are the ones the log recorded, as before the log's first compaction.
 """
@@ -18,6 +18,7 @@ from compaction.strategies.log_cut import boundary_starts, cut_at, next_index, n
 
 PERSON_TRIGGERS = ("manual", "clear")
 PERSON_COMPACTION = "person_compaction"
+PERSON_ACTIONS = "the log holds the person's own compactions, which only the reference loop makes"
 REASON = "the person compacted here (/compact or /clear), as the log records: every what-if does it too"
 
 

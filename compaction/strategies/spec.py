@@ -52,7 +52,7 @@ class StrategySpec:
     rule: Callable[[dict[str, Any]], str | None] | None = None  # a cross-parameter check: the problem or None
     # its incremental form at given parameters, for the incremental replay (replay/incremental.py): an
     # object with `settings(settings)` (the settings it reads) and `(running, reads, store, summarizer)
-    # -> CallDone`; None: the plain loop runs its step on the whole history at every call
+    # -> CallDone`; None: the reference loop runs its step on the whole history at every call
     incremental: Callable[[dict[str, Any]], Any] | None = None
     # True: it sends what the agent sent (the log's own compactions): the loop never compacts a call of it
     # reactively whose tokens the log records, whatever model window is set, since the model took that call

@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 
 from compaction.measures import MEASURES
 from compaction.model import DEFAULTS
-from compaction.replay import SweepResult
+from compaction.sweep import SweepResult
 from dashboard.render import heat_colors
 from dashboard.render.time_charts import MARGIN, cell_text
 from dashboard.render.tradeoff_chart import tradeoff_figure

@@ -15,8 +15,7 @@ from compaction.importers import title_of
 TITLES = {
     "project": "project", "session": "session", "subagent_of": "subagent of", "format_title": "format",
     "error": "error", "first_time": "first time", "last_time": "last time", "messages": "messages",
-    "model_calls": "model calls", "recorded_cost_usd": "recorded cost (US$)", "paid_calls": "calls paid",
-    "paid_cost_usd": "paid, with left branches (US$)", "left_branches": "branches left (rewound, restarted)",
+    "model_calls": "model calls", "recorded_cost_usd": "recorded cost (US$)",
     "cost_usd": "cost with these settings (US$)", "cost_usd_no_cache": "cost without caching",
     "price_notes": "price notes", "recorded_from_totals": "recorded from",
     "subagents": "subagents", "recorded_cost_with_subagents_usd": "recorded, with its subagents (US$)",
@@ -26,7 +25,9 @@ TITLES = {
     "summaries": "summaries", "tool_output_kept": "tool output seen whole", "cache_hit_rate": "read from the cache",
     "blind_references": "blind references", "artifact_retention": "artifacts kept",
     "input_pair_problems": "pair problems (input)", "calls_with_pair_problems": "calls with pair problems",
-    "load_warnings": "load warnings", "path": "path",
+    "load_warnings": "load warnings", "paid_calls": "calls paid",
+    "paid_cost_usd": "paid, with left branches (US$)", "left_branches": "branches left (rewound, restarted)",
+    "path": "path",
 }
 # How each column writes its values (grid_widths.KINDS); every other column is text
 COLUMN_KINDS = {title: "count" for title in (

@@ -1,12 +1,11 @@
 """How far to trust a what-if on a log that compacted itself, as the Replay page and the report show it:
 every one of the log's compaction points beside where the strategy compacted, the calls between the two,
 what the first call after each carried (recorded, and the strategy's), and how close the token estimate
-came to what the log recorded before the first (measures/fidelity.py). No Streamlit here."""
+came to what the log recorded before the first (replay/fidelity.py). No Streamlit here."""
 
 import pandas as pd
 
-from compaction.measures import Fidelity, log_fidelity
-from compaction.replay import ReplayResult
+from compaction.replay import Fidelity, ReplayResult, log_fidelity
 from compaction.strategies import PERSON_TRIGGERS
 
 TRIGGER_WORDS = {"manual": "the person's /compact", "clear": "the person's /clear", "auto": "automatic"}

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from compaction.measures import MEASURES
-from compaction.replay import SweepResult
+from compaction.sweep import SweepResult
 from dashboard.render.time_charts import LABEL_BACKGROUND, MARGIN, RECORDED_COLOR, SENT_COLOR, cell_text
 
 PAID_NAME = "what the agent paid (its log)"

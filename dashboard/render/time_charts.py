@@ -9,8 +9,9 @@ import plotly.graph_objects as go
 
 from compaction.measures import MEASURES
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.replay import ReplayResult, SweepResult
+from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
+from compaction.sweep import SweepResult
 from dashboard.render import heat_colors
 from dashboard.render.charts import LIMIT_COLOR
 from dashboard.render.timeline import STRATEGY_TITLES, limit_name, limit_tokens

@@ -4,7 +4,7 @@ the cells no other beats on both joined up (the Pareto front). A click on a poin
 import plotly.graph_objects as go
 
 from compaction.measures import MEASURES
-from compaction.replay import SweepResult
+from compaction.sweep import SweepResult
 from dashboard.render.time_charts import MARGIN, cell_text
 from dashboard.render.tune_notes import Label, cell_words, value_label
 

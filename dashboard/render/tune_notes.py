@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compaction.model import History, content_text, tool_results
-from compaction.replay import SweepResult
+from compaction.sweep import SweepResult
 from dashboard.render.units import compact_number, dollars
 
 Label = Callable[[str, Any], str]  # (axis name, value) -> the value as the axes write it

@@ -11,8 +11,8 @@ import streamlit as st
 
 from compaction.agents import Agent, agent_of
 from compaction.errors import SettingsError
-from compaction.replay import SweepResult
 from compaction.strategies import Knob, Regime, StrategySpec, build, lookup, regime_params
+from compaction.sweep import SweepResult
 from dashboard.render import timeline
 from dashboard.render.sweep_line import sweep_line_figure
 from dashboard.render.time_charts import cell_text, sweep_heatmap

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import streamlit as st
 
-from compaction.replay import SWEEP_WORKER_MODULE, ProcessPool, SweepResult, SweepStore
-from compaction.replay import sweep_stream as sweep_stream_of
 from compaction.strategies import Built
+from compaction.sweep import SWEEP_WORKER_MODULE, ProcessPool, SweepResult, SweepStore
+from compaction.sweep import sweep_stream as sweep_stream_of
 from dashboard.ui import state
 
 _SWEEPS = "_sweeps"

@@ -9,8 +9,8 @@ import streamlit as st
 
 from compaction.errors import SettingsError
 from compaction.measures import MEASURES
-from compaction.replay import SweepResult
 from compaction.strategies import compaction_point
+from compaction.sweep import SweepResult
 from dashboard.render import timeline, tune_axes
 from dashboard.render.time_charts import sweep_heatmap
 from dashboard.render.tradeoff_chart import tradeoff_figure

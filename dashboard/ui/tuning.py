@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from compaction.model import Settings
-from compaction.replay import SweepResult
+from compaction.sweep import SweepResult
 from dashboard.render import tune_axes
 from dashboard.render.setting_words import SETTING_WORDS
 from dashboard.render.timeline import cell_from_selection, format_values, parse_values

@@ -166,7 +166,7 @@ def test_a_dask_scheduler_address_runs_the_rows_on_the_cluster(corpus):
 
 
 def test_an_unreachable_scheduler_is_an_error_on_the_page(corpus, monkeypatch):
-    from compaction.replay import parallel as executors
+    from compaction.sweep import parallel as executors
 
     monkeypatch.setattr(executors, "DASK_CONNECT_TIMEOUT_S", 1)
     at = open_page(start_app(), "sessions")

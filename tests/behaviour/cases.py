@@ -15,8 +15,8 @@ from typing import Any
 from compaction import OutputStore, generate, load_conversation, run_pipeline
 from compaction.layers.pipeline_data import result_dict
 from compaction.replay.loop import replay
-from compaction.replay.sweep import sweep
 from compaction.strategies import REGISTRY
+from compaction.sweep.sweeps import sweep
 from tests.behaviour.render import render_replay, render_run, render_sweep
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"

@@ -7,7 +7,7 @@ import pytest
 
 from compaction.corpus import COLUMNS, Job, analyse, discover
 from compaction.errors import SettingsError
-from compaction.replay.parallel import InProcess, stream
+from compaction.sweep.parallel import InProcess, stream
 from tests.hostile.corpus import CORPUS as HOSTILE
 from tests.hostile.corpus import EXPECTED as HOSTILE_EXPECTED
 

@@ -16,7 +16,7 @@ import pytest
 
 from compaction import __version__
 from compaction.errors import CompactionError
-from compaction.replay.parallel import DaskCluster
+from compaction.sweep.parallel import DaskCluster
 
 from .conftest import write_small_corpus
 

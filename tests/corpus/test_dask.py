@@ -12,8 +12,8 @@ import pytest
 
 from compaction.corpus import Job, analyse, discover
 from compaction.errors import CompactionError
-from compaction.replay import parallel as executors
-from compaction.replay.parallel import open_executor, stream
+from compaction.sweep import parallel as executors
+from compaction.sweep.parallel import open_executor, stream
 
 from .conftest import local_cluster
 

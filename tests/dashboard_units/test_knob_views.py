@@ -9,7 +9,7 @@ import streamlit
 
 from compaction import prepare
 from compaction.generate import generate
-from compaction.replay.sweep import sweep
+from compaction.sweep.sweeps import sweep
 from dashboard.render.sweep_line import PAID_NAME, sweep_line_figure
 from dashboard.render.tradeoff_chart import tradeoff_figure
 from dashboard.render.tune_notes import cost_against_log, knob_notes

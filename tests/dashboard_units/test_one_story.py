@@ -11,8 +11,8 @@ from compaction import Settings, load_conversation, prepare, run_pipeline
 from compaction.generate import generate
 from compaction.measures.cost import Prices
 from compaction.replay.loop import replay
-from compaction.replay.sweep import sweep
 from compaction.strategies import compaction_point
+from compaction.sweep.sweeps import sweep
 from dashboard.render import (
     charts,
     comparison,

@@ -6,8 +6,8 @@ from compaction import Settings, prepare
 from compaction.generate import generate
 from compaction.importers import load_conversation
 from compaction.replay.loop import replay
-from compaction.replay.sweep import sweep
 from compaction.strategies import REGISTRY, STRATEGIES
+from compaction.sweep.sweeps import sweep
 from dashboard.render import timeline
 from dashboard.render.replay_chart import BLIND_LANE, CACHE_LANE, PARTING_TEXT, STOP_TEXT, replay_figure
 from dashboard.render.time_charts import BOUNDARY_NAME, RECORDED_NAME, strategies_figure, sweep_heatmap

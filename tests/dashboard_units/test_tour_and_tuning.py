@@ -8,7 +8,7 @@ import streamlit
 
 from compaction import prepare, run_pipeline
 from compaction.generate import generate
-from compaction.replay.sweep import sweep
+from compaction.sweep.sweeps import sweep
 from dashboard.render.tour import (
     KINDS,
     TOUR_SETTINGS,

@@ -4,7 +4,7 @@ import streamlit
 
 from compaction import prepare
 from compaction.generate import generate
-from compaction.replay.sweep import sweep
+from compaction.sweep.sweeps import sweep
 from dashboard.render.tradeoff_chart import tradeoff_figure
 from dashboard.ui import tuning
 

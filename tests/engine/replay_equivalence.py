@@ -1,4 +1,4 @@
-"""The check behind the incremental replay's equivalence tests: the incremental loop and the plain loop
+"""The check behind the incremental replay's equivalence tests: the incremental loop and the reference loop
 (the reference, `replay(..., plain=True)`) give the same replay, call by call."""
 
 import dataclasses

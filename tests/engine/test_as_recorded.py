@@ -9,8 +9,8 @@ import pytest
 from compaction import check_pairs, generate, load_conversation, replay
 from compaction.agents.claude_code.sample_log import ClaudeCodeLog
 from compaction.measures.billing import Billing
-from compaction.measures.fidelity import fidelity
 from compaction.model.calibration import recorded_context
+from compaction.replay.fidelity import fidelity
 
 LONG = Path(__file__).resolve().parents[2] / "sample_data" / "claude_code_long_session.jsonl"
 

@@ -16,9 +16,9 @@ from compaction.layers.micro import PLACEHOLDER, micro_compact
 from compaction.layers.pipeline import run_pipeline
 from compaction.model.history import History, result_positions
 from compaction.model.sizes import list_size
-from compaction.replay.grid import SweepStore
 from compaction.replay.loop import replay
 from compaction.strategies import Step
+from compaction.sweep.grid import SweepStore
 
 from .builders import turns
 from .conv_builder import build, random_turns, with_compact_calls

@@ -1,4 +1,4 @@
-"""The incremental replay gives exactly the plain loop's replay: the same records (as_dict, events,
+"""The incremental replay gives exactly the reference loop's replay: the same records (as_dict, events,
 measures) and the same histories sent at every call, on the samples, generated sessions with parallel
 calls and compact calls, a generated Claude Code log (recorded usage, its own compactions), the
 hand-written real-layout cases, and random conversations at random settings."""

@@ -5,8 +5,8 @@ import pytest
 
 from compaction.agents import AGENTS, agent
 from compaction.model import DEFAULTS
-from compaction.replay.grid import sweep_grid
 from compaction.strategies import Regime, build, lookup, regime_params
+from compaction.sweep.grid import sweep_grid
 
 REGIMES = {
     "small session": Regime(200_000, peak_tokens=12_000, base_tokens=3_000, compacted_at=None, messages=40),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from compaction.importers import load_conversation
-from compaction.measures.fidelity import fidelity
+from compaction.replay.fidelity import fidelity
 from compaction.replay.loop import replay
 from compaction.strategies import build
 from tests.engine.claude_code_lines import LogLines

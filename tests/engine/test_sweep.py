@@ -6,9 +6,9 @@ from compaction import Settings
 from compaction.errors import SettingsError
 from compaction.generate import generate
 from compaction.measures.registry import MEASURES
-from compaction.replay.grid import cell_measures
 from compaction.replay.loop import replay
-from compaction.replay.sweep import sweep
+from compaction.sweep.grid import cell_measures
+from compaction.sweep.sweeps import sweep
 
 from .conv_builder import build, random_turns
 
@@ -78,7 +78,7 @@ def test_unknown_measure(session):
 
 def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
     from compaction.generate import generate
-    from compaction.replay.parallel import open_executor
+    from compaction.sweep.parallel import open_executor
 
     session = generate("realistic", turns=40, parallel_share=0.4, seed=12)
     axes = (("context_limit", (5_000, 20_000, 80_000)), ("keep_recent", (0, 2, 5)))
@@ -98,7 +98,7 @@ def test_a_sweep_spread_over_worker_processes_gives_the_same_cells():
 
 
 def test_the_first_task_of_each_worker_is_one_cell_then_the_lines_follow_whole():
-    from compaction.replay.spread import line_parts
+    from compaction.sweep.spread import line_parts
 
     assert line_parts(3, 4, 2) == [(0, 0, 1), (1, 0, 1), (0, 1, 4), (1, 1, 4), (2, 0, 4)]
     assert line_parts(1, 4, 8) == [(0, 0, 1), (0, 1, 4)]  # fewer lines than workers
@@ -112,7 +112,7 @@ def test_a_worker_prepares_a_sweeps_conversation_once_for_all_its_lines():
     from compaction.measures.cost import DEFAULT_PRICES
     from compaction.model.history import prepare
     from compaction.replay.options import ReplayOptions
-    from compaction.replay.spread import _Conversation, messages_payload, sweep_line
+    from compaction.sweep.spread import _Conversation, messages_payload, sweep_line
 
     prepared = prepare(generate("realistic", turns=30, seed=4))
     fields = (messages_payload(prepared.originals), prepared.overhead, prepared.token_model, prepared.calibration, prepared.recorded)
@@ -134,10 +134,10 @@ from compaction.generate import generate
 from compaction.measures.cost import DEFAULT_PRICES
 from compaction.model.history import prepare
 from compaction.model.settings import Settings
-from compaction.replay import spread
+from compaction.sweep import spread
 from compaction.replay.options import ReplayOptions
-from compaction.replay.parallel import open_executor
-from compaction.replay.sweep import sweep
+from compaction.sweep.parallel import open_executor
+from compaction.sweep.sweeps import sweep
 
 prepared = prepare(generate("realistic", turns=30, seed=4))
 spread._PREPARED["shared"] = spread.warmed(prepared)

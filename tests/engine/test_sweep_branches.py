@@ -1,5 +1,5 @@
-"""A sweep's cells run as branches that share the calls before they differ (replay/branches.py): each
-cell's replay is exactly the replay of that cell alone by the plain loop, for grids over every pair of
+"""A sweep's cells run as branches that share the calls before they differ (sweep/branches.py): each
+cell's replay is exactly the replay of that cell alone by the reference loop, for grids over every pair of
 the sliders' settings; and the sharing is real (fewer calls made than cells times calls)."""
 
 import itertools
@@ -10,13 +10,13 @@ import pytest
 from compaction import OutputStore, Settings, prepare
 from compaction.generate import generate
 from compaction.importers import load_conversation
-from compaction.replay.branches import BranchCounts, branch_replays
 from compaction.replay.context import ReplayContext
-from compaction.replay.grid import SweepStore
 from compaction.replay.loop import incremental_form, replay
 from compaction.replay.options import ReplayOptions
-from compaction.replay.sweep import sweep
 from compaction.strategies import build, resolve
+from compaction.sweep.branches import BranchCounts, branch_replays
+from compaction.sweep.grid import SweepStore
+from compaction.sweep.sweeps import sweep
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 AXES = {  # a few values each, around where the sessions below start to differ

@@ -11,11 +11,11 @@ from compaction import Settings
 from compaction.cli import main as cli
 from compaction.errors import SettingsError
 from compaction.generate import generate
-from compaction.replay.grid import cell_measures
 from compaction.replay.loop import replay
-from compaction.replay.parallel import open_executor
-from compaction.replay.sweep import sweep, sweep_stream
 from compaction.strategies import build, pipeline_step
+from compaction.sweep.grid import cell_measures
+from compaction.sweep.parallel import open_executor
+from compaction.sweep.sweeps import sweep, sweep_stream
 
 LIMITS = [3_000, 6_000, 12_000, 1_000_000]  # tokens: the last is never reached
 

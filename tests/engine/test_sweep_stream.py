@@ -7,8 +7,8 @@ import pytest
 from compaction.errors import CompactionError, SettingsError
 from compaction.generate import generate
 from compaction.measures.registry import MEASURES
-from compaction.replay.parallel import ProcessPool, open_executor
-from compaction.replay.sweep import NOT_DONE, sweep, sweep_stream
+from compaction.sweep.parallel import ProcessPool, open_executor
+from compaction.sweep.sweeps import NOT_DONE, sweep, sweep_stream
 from tests.worker_probe import modules_of_this_worker
 
 AXES = (("context_limit", [8_000, 20_000, 60_000]), ("keep_recent", [1, 3]))
@@ -50,7 +50,7 @@ def test_spread_over_workers_it_comes_a_cell_per_worker_then_the_rest_of_each_li
 
 
 def test_a_started_pool_runs_every_worker_with_its_module_imported_before_any_task():
-    asked = ("compaction.replay.spread",)
+    asked = ("compaction.sweep.spread",)
     plain = ProcessPool(1)
     try:  # without a preload a worker has not imported it: the check below can fail
         assert plain.submit(modules_of_this_worker, asked).result(timeout=60) == [False]

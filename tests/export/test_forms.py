@@ -18,7 +18,7 @@ from compaction.export import export, forms, forms_for, lookup_form
 from compaction.export.context_management import BETAS
 from compaction.model.settings import DEFAULTS
 from compaction.strategies import REGISTRY
-from tests.agent.scripted import sdk
+from tests.client.scripted import sdk
 from tests.export.typed_dicts import problems
 
 # The keywords of the real constructors (langchain_v1: agents/middleware/summarization.py, context_editing.py)
@@ -194,7 +194,7 @@ def test_gemini_settings_parse():
 ])
 def test_the_client_construction_runs_and_builds_the_same_strategy(fake_anthropic, monkeypatch, tmp_path, strategy,
                                                                    params, settings):
-    from compaction.agent import CompactingClient
+    from compaction.client import CompactingClient
     from compaction.export.base import effective_settings
     from compaction.strategies import build
 

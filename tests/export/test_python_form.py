@@ -20,8 +20,8 @@ from compaction.layers.pipeline import run_pipeline
 from compaction.model.settings import DEFAULTS
 from compaction.replay.loop import replay
 from compaction.storage.outputs import OutputStore
-from tests.agent.compare import assert_same_calls
-from tests.agent.scripted import ScriptedModel, sdk
+from tests.client.compare import assert_same_calls
+from tests.client.scripted import ScriptedModel, sdk
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 DRIVER = """

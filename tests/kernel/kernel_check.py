@@ -3,14 +3,16 @@ replay of it (the reference) on one prepared conversation and one output store: 
 (every field of CallRecord and of its measures, blind terms included) and the cell's measures, exactly."""
 
 from compaction import OutputStore, prepare
-from compaction.kernel.cell import Shared, measures, run_cell
-from compaction.kernel.persisted import Outside
-from compaction.kernel.records import call_records
 from compaction.replay.context import ReplayContext
-from compaction.replay.grid import SweepStore, cell_measures
-from compaction.replay.loop import replay
+from compaction.replay.loop import incremental_form, replay
 from compaction.replay.options import ReplayOptions
+from compaction.strategies import STRATEGIES
 from compaction.summarizers import OfflineSummarizer
+from compaction.sweep.grid import SweepStore, cell_measures
+from compaction.sweep.kernel import refusal
+from compaction.sweep.kernel.cell import Shared, measures, run_cell
+from compaction.sweep.kernel.persisted import Outside
+from compaction.sweep.kernel.records import call_records
 
 
 def check_grid(conversation, grid, store: OutputStore | None = None, **options) -> tuple[int, list[str]]:
@@ -20,6 +22,9 @@ def check_grid(conversation, grid, store: OutputStore | None = None, **options) 
     summarizer = OfflineSummarizer()
     chosen = ReplayOptions(store=store, summarizer=summarizer, keep_histories=False, **options)
     context = ReplayContext.start(prepared, "pipeline", chosen)
+    refused = refusal(prepared, incremental_form(STRATEGIES["pipeline"]), summarizer)
+    if refused is not None:  # the sweep leaves every cell to the loop (the person's own compactions)
+        return 0, [refused] * len(grid)
     try:
         shared = Shared.of(context)
     except Outside as outside:

@@ -5,13 +5,13 @@ import copy
 
 from compaction import OutputStore, Settings
 from compaction.generate import generate
-from compaction.kernel import kernel_cells
 from compaction.layers.incremental.pipeline import IncrementalPipeline
 from compaction.model.history import prepare
 from compaction.model.markers import PLACEHOLDER
 from compaction.replay.context import ReplayContext
 from compaction.replay.options import ReplayOptions
 from compaction.summarizers import OfflineSummarizer
+from compaction.sweep.kernel import kernel_cells
 
 from ..engine.conv_builder import build, random_turns
 
@@ -57,9 +57,9 @@ def test_a_cell_over_the_model_window_is_left_to_the_loop_the_others_are_not():
 
 
 def test_a_sweep_takes_the_kernels_cells_and_replays_the_others_with_the_reason():
-    from compaction.replay.grid import cell_measures
     from compaction.replay.loop import replay
-    from compaction.replay.sweep import sweep
+    from compaction.sweep.grid import cell_measures
+    from compaction.sweep.sweeps import sweep
 
     session = generate("realistic", turns=80, seed=3)
     result = sweep(session, ("context_limit", [5_000, 10 ** 8]), ("keep_recent", [1]), model_window_tokens=3_000)

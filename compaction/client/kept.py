@@ -1,41 +1,34 @@
 """The conversation a compacting client keeps: every message the caller gave (the originals, growing
 call by call) and the history the strategy left, which the next call starts from.
 
-It walks the messages exactly as the replay does (compaction/replay/loop.py): each new message is
-appended to the kept history, and a `compact` call is answered by compacting once the message that
-answers it has arrived. The originals only grow, so the history's origins stay valid; each call
+The turns are walked by the replay's own protocol (compaction/replay/protocol.py, `TurnProtocol`), as a
+replay's loops walk them: each new message joins the kept history, and a `compact` call compacts once the
+message that answers it has arrived, keeping verbatim what the settings keep. The originals only grow, so the history's origins stay valid; each call
 measures them as one conversation of their own (`Prepared`), sharing the message dicts, so the layers
 see an unchanged message as the original it is, as in a replay.
 """
 
-from compaction.agent.blocks import plain_message
+from compaction.client.blocks import plain_message
 from compaction.errors import ConversationError
-from compaction.layers.compact_tool import (
-    answer_compact_call,
-    compact_answered_turn,
-    compact_calls,
-    compact_focus,
-)
+from compaction.layers.compact_tool import answer_compact_call, compact_calls
 from compaction.model.history import History, RunContext
 from compaction.model.messages import Message, tool_results
 from compaction.model.prepared import Prepared, Recorded
 from compaction.model.sizes import message_size
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 from compaction.model.tool_index import ResultBlocks, ToolNames
-from compaction.storage.outputs import OutputStore
-from compaction.summarizers import Summarizer
+from compaction.replay.protocol import TurnProtocol
 
 
 class KeptConversation:
-    def __init__(self, token_model: TokenModel = DEFAULT_TOKEN_MODEL):
+    def __init__(self, turns: TurnProtocol, token_model: TokenModel = DEFAULT_TOKEN_MODEL):
+        self.turns = turns  # the walk of the turns, the compact tool's pending events with it
         self.token_model = token_model
         self.originals: list[Message] = []
         self.sizes: list[int] = []
         self.overhead = 0  # characters of the system prompt and tools of the latest call
         self.run = RunContext()  # what the strategy carries between calls (its memo)
         self.kept: History | None = None
-        self.pending: list = []  # what the compact tool did since the last call
-        self._waiting_focus: list[str | None] = []  # set while a compact call waits for its answers
         self._compact_ids: set[str] = set()  # ids of compact calls waiting for their answer
         self._given: dict[int, Message] = {}  # the first and the last message as the caller gave them
         # what the client's strategies read of the "log", as they read it in its trace: the usage the API
@@ -63,7 +56,7 @@ class KeptConversation:
                                         where=f"messages[{position}]")
         return [plain_message(message, position) for position, message in enumerate(given[self.seen:], self.seen)]
 
-    def extend(self, new: list[Message], overhead: int, summarizer: Summarizer, store: OutputStore) -> History:
+    def extend(self, new: list[Message], overhead: int) -> History:
         """Append the caller's new messages; the history the next call's strategy starts from."""
         self.overhead = overhead
         start = len(self.originals)
@@ -87,19 +80,14 @@ class KeptConversation:
         kept = self.kept
         history = History([], [], [], prepared, self.run) if kept is None else \
             History(kept.messages, kept.sizes, kept.origins, prepared, self.run)
+        turns = self.turns
         for index, message in enumerate(answered, start):
-            history = history.derive(history.messages + [message], history.sizes + [self.sizes[index]],
-                                     history.origins + [index])
-            if self._waiting_focus and message.get("role") == "user":
-                compacted = compact_answered_turn(history, self._waiting_focus[0], summarizer, store)
-                history = compacted.history
-                self.pending += compacted.events
-            calls = compact_calls(message) if message.get("role") == "assistant" else []
-            self._waiting_focus = [compact_focus(calls)] if calls else []
+            history = turns.take(history, message, self.sizes[index], index)
+            turns.turn_taken_by(message)
         self.kept = history
         return history
 
-    def answered(self, usage: dict | None, summarised: bool, tokens: int, acted: list) -> None:
+    def answered(self, usage: dict | None, summarised: bool, tokens: int, acted: tuple) -> None:
         """After a call: its usage (kept for its response) and, when it summarised, a compaction of the
         session at the response, as the trace reader makes them."""
         self._answer = usage
@@ -110,7 +98,6 @@ class KeptConversation:
     def keep(self, history: History) -> None:
         """What the next call starts from: the history sent, or the whole one for a request-only edit."""
         self.kept = history
-        self.pending = []
 
     def _answered(self, message: Message) -> Message:
         """A user message that follows compact calls, with their answers added when the caller left them out:

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compaction.kernel.columns import Columns
-from compaction.kernel.persisted import Persisted
 from compaction.measures.meter import conversation_artifacts, term_index
 from compaction.measures.terms import block_text
 from compaction.model.history import History
 from compaction.model.markers import PLACEHOLDER
+from compaction.sweep.kernel.columns import Columns
+from compaction.sweep.kernel.persisted import Persisted
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,13 +17,13 @@ from compaction.measures.registry import measure as check_measure
 from compaction.measures.tradeoff import pareto_front
 from compaction.model.history import prepare
 from compaction.model.settings import DEFAULTS, Settings
-from compaction.replay.branches import BranchCounts
-from compaction.replay.grid import PARAMETER, SETTING, SweepStore, iter_local_cells, strategy_spec, sweep_grid
 from compaction.replay.loop import incremental_form
 from compaction.replay.options import ReplayOptions, options_from
-from compaction.replay.spread import spread_lines
 from compaction.strategies import SETTINGS_READ, Built, StepFunction, resolve
 from compaction.summarizers import OfflineSummarizer
+from compaction.sweep.branches import BranchCounts
+from compaction.sweep.grid import PARAMETER, SETTING, SweepStore, iter_local_cells, strategy_spec, sweep_grid
+from compaction.sweep.spread import spread_lines
 
 NOT_DONE = {name: None for name in MEASURES}  # a cell still to do while the sweep streams
 
@@ -40,7 +40,7 @@ class SweepResult:
     cells: list[list[dict[str, Any]]] = field(default_factory=list)  # cells[row of y][column of x]
     replays: int = 0  # distinct replays made; the other cells had the same outcome as one of them
     cells_done: int = 0  # while a sweep streams (sweep_stream): the cells done so far
-    by_kernel: int = 0  # cells the columnar kernel computed (compaction/kernel), no replay needed
+    by_kernel: int = 0  # cells the columnar kernel computed (compaction/sweep/kernel), no replay needed
     left_to_loop: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, column): why the loop ran it
     parameters: tuple[str, ...] = ()  # the axes that are the strategy's own parameters (the others: settings)
     base_params: dict[str, Any] = field(default_factory=dict)  # the strategy's parameters as given
@@ -114,7 +114,7 @@ def sweep(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Sequence[Any
     its spec; a built strategy's own parameters are the base). `y` None sweeps `x` alone: a line, one
     row of cells. Bad names or values raise SettingsError before any replay runs. What rides along is
     `options` (options.py), or its fields given one by one (`executor=`, `prices=`, `model_window_tokens=`, ...). With an executor
-    of several workers (compaction.replay.parallel), the grid's lines run on them (spread.py) with the
+    of several workers (compaction.sweep.parallel), the grid's lines run on them (spread.py) with the
     same cells; a caller's own step function or summariser, which need not pickle, runs here.
     """
     result = None
@@ -151,10 +151,10 @@ def sweep_stream(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Seque
     read = None if named is None else SETTINGS_READ.get(name) if isinstance(named, str) else named.settings_read
     executor = chosen.executor
     # imported here: numpy is loaded with the kernel, which a replay does not need
-    from compaction.kernel import refusal
+    from compaction.sweep.kernel import refusal
 
     # the kernel's cells take less than starting a worker's line: the workers only serve the loop
-    outside_kernel = refusal(prepared, incremental_form(step) if known else None, chosen.summarizer)
+    outside_kernel = refusal(prepared, incremental_form(step, prepared) if known else None, chosen.summarizer)
     spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
         and result.cell_count > 1 and outside_kernel is not None  # _check_axis refused empty axes
     if spread and named is not None and outside_kernel is not None:

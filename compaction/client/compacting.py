@@ -22,17 +22,17 @@ they read them in the trace. So a replay of the trace makes the same decisions, 
 from collections.abc import Mapping
 from typing import Any
 
-from compaction.agent.blocks import response_message
-from compaction.agent.kept import KeptConversation
-from compaction.agent.trace import TraceWriter, event_record, sent_items
+from compaction.client.blocks import response_message
+from compaction.client.kept import KeptConversation
+from compaction.client.trace import TraceWriter, event_record, sent_items
 from compaction.errors import SettingsError
 from compaction.importers.trace import decision_count, last_response
 from compaction.importers.usage import from_anthropic
 from compaction.layers.compact_tool import COMPACT_TOOL, answer_compact_call
-from compaction.layers.reactive import reactive_compact
 from compaction.llm.api_errors import prompt_too_long
 from compaction.model.settings import DEFAULTS, LIMITS, Settings
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay.protocol import TurnProtocol
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import Built, build, lookup, summaries_made
 from compaction.summarizers import OfflineSummarizer, Summarizer
@@ -105,7 +105,7 @@ class CompactingClient:
 
     def reset(self) -> None:
         """Start another conversation (and, with a trace, a new trace file)."""
-        self.conversation = KeptConversation(self.token_model)
+        self.conversation = KeptConversation(TurnProtocol(self.settings, self.summarizer, self.store), self.token_model)
         self.calls = 0
         self._last: tuple[int, int] | None = None  # what the next call counts from: the last response's usage
         self._pristine = True  # no layer has changed the history yet: the count is the history's own
@@ -136,7 +136,7 @@ class CompactingClient:
         system = request.get("system")
         overhead = (len(str(system)) if system else 0) + (len(str(tools)) if tools else 0)
         start = kept.seen
-        history = kept.extend(new, overhead, self.summarizer, self.store)
+        history = kept.extend(new, overhead)
         new = kept.originals[start:]  # as kept: a compact call the caller left unanswered has its answer
         chars = history.context_size
         tokens = decision_count(self.token_model, self._last, chars)
@@ -144,9 +144,8 @@ class CompactingClient:
         before = (chars, tokens)
         done = self.strategy(history, self.settings, self.store, self.summarizer)
         sent, carried = done.history, done.kept
-        acted = (["compact_tool"] if kept.pending else []) + list(done.acted)
+        acted, events = tuple(done.acted), tuple(done.events)
         given = history
-        events = list(kept.pending) + list(done.events)
         send = self._client.beta.messages.create if beta else self._client.messages.create
         body = {**request, **({"tools": tools} if tools else {})}
         refused = None
@@ -157,14 +156,16 @@ class CompactingClient:
             if limits is None:
                 raise
             reason = f"the API refused the prompt: {limits[0]:,} tokens > {limits[1]:,} maximum"
-            compacted = reactive_compact(sent, self.settings, self.summarizer, self.store, reason)
+            compacted = kept.turns.compact_reactively(sent, reason)
             if compacted.history is sent:  # nothing could be summarised, or the summariser failed
                 raise
             sent = carried = compacted.history  # the loop's own compaction is permanent
-            acted.append("reactive")
-            events += compacted.events
+            acted, events = (*acted, "reactive"), (*events, *compacted.events)
             refused = str(getattr(error, "message", error))
             response = send(**{**body, "messages": sent.messages})
+        # the compact tool's events since the last call go first, once the call is made (a call that fails
+        # otherwise can be made again, and they go with it)
+        acted, events = kept.turns.with_pending(acted, events)
         kept.keep(carried)
         self._pristine = self._pristine and not acted and sent is given
         answered = response_message(response)

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compaction.kernel.columns import Columns
 from compaction.layers.persist import persist_largest, result_lengths
 from compaction.model.history import History
 from compaction.model.markers import PLACEHOLDER
@@ -20,6 +19,7 @@ from compaction.model.messages import content_chars
 from compaction.model.settings import Settings
 from compaction.model.sizes import message_size
 from compaction.storage.outputs import OutputStore
+from compaction.sweep.kernel.columns import Columns
 
 
 class Outside(Exception):

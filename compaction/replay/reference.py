@@ -1,4 +1,4 @@
-"""The plain agent loop: before every call, the strategy's step on the whole history carried so far.
+"""The reference loop, the agent's loop as written: before every call, the strategy's step on the whole history carried so far.
 
 Each assistant message of the original is a model call. Before it, the step runs on the history so far
 and its output becomes the history, as the tutorial's `messages[:] = ...` does: a summary is permanent.
@@ -6,8 +6,9 @@ A strategy that edits only the request (the API's context editing) says so with 
 history, not the one sent, is kept for the next call. The call's bookkeeping (the recorded anchor, the
 compact tool, reactive compaction, the totals, the record) is the protocol's (protocol.py).
 
-This loop runs every strategy without an incremental form, and is the reference the incremental loop
-(incremental.py) is tested against, call by call.
+This loop runs every strategy without an incremental form (and any strategy with `plain=True`). It is the
+reference: the incremental loop (incremental.py) and the sweep's kernel (compaction/sweep/kernel) are
+tested against it, call by call.
 """
 
 from compaction.model.settings import Settings
@@ -17,7 +18,7 @@ from compaction.replay.records import ReplayResult
 from compaction.strategies import StepFunction, summaries_made
 
 
-def replay_plain(context: ReplayContext, settings: Settings, step: StepFunction) -> ReplayResult:
+def replay_reference(context: ReplayContext, settings: Settings, step: StepFunction) -> ReplayResult:
     prepared, store, summarizer = context.prepared, context.store, context.summarizer
     protocol = CallProtocol(context, settings)
     history = prepared.start()  # this replay's own run: nothing remembered from another
@@ -48,9 +49,6 @@ def replay_plain(context: ReplayContext, settings: Settings, step: StepFunction)
             history = carried
         if not protocol.joins(index):
             continue
-        history = history.derive(history.messages + [message], history.sizes + [prepared.sizes[index]],
-                                 history.origins + [index])
-        if protocol.compact_due(message):
-            history = protocol.compact_answered(history).history
+        history = protocol.take(history, message, prepared.sizes[index], index)
         protocol.turn_taken(index)
     return protocol.finish()

@@ -7,20 +7,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compaction.kernel.artifacts import artifact_places, retention
-from compaction.kernel.columns import Columns, columns_of
-from compaction.kernel.facts import Facts, facts_of
-from compaction.kernel.layout import Arithmetic
-from compaction.kernel.loss import Gone, blind_counts, gone_of, kept_in_preview, made_texts, whole_output
-from compaction.kernel.persisted import Outside, Persisted, Placeholders, persisted_of
-from compaction.kernel.priced import Priced, priced
-from compaction.kernel.references import References, references_of
-from compaction.kernel.summaries import Summaries
-from compaction.kernel.versions import Versions
-from compaction.kernel.walk import Walk, walk
 from compaction.model.settings import Settings
 from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
+from compaction.sweep.kernel.artifacts import artifact_places, retention
+from compaction.sweep.kernel.columns import Columns, columns_of
+from compaction.sweep.kernel.facts import Facts, facts_of
+from compaction.sweep.kernel.layout import Arithmetic
+from compaction.sweep.kernel.loss import (
+    Gone,
+    blind_counts,
+    gone_of,
+    kept_in_preview,
+    made_texts,
+    whole_output,
+)
+from compaction.sweep.kernel.persisted import Outside, Persisted, Placeholders, persisted_of
+from compaction.sweep.kernel.priced import Priced, priced
+from compaction.sweep.kernel.references import References, references_of
+from compaction.sweep.kernel.summaries import Summaries
+from compaction.sweep.kernel.versions import Versions
+from compaction.sweep.kernel.walk import Walk, walk
 
 
 @dataclass(eq=False)

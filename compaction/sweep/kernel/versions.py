@@ -8,11 +8,11 @@ version from the previous one the same way (`{**block, "content": placeholder}`)
 the loop's, key order included.
 """
 
-from compaction.kernel.columns import Columns
-from compaction.kernel.persisted import Persisted, Placeholders
 from compaction.layers.snip import snip_marker
 from compaction.model.history import History
 from compaction.model.markers import PLACEHOLDER
+from compaction.sweep.kernel.columns import Columns
+from compaction.sweep.kernel.persisted import Persisted, Placeholders
 
 
 class Versions:

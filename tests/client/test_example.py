@@ -3,17 +3,18 @@ on the seed's demo conversation it sends what the replay predicts, and it answer
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
-from compaction.agent import CompactingClient
+from compaction.client import CompactingClient
 from compaction.importers import load_conversation
 from compaction.model.validity import check_pairs
 from compaction.replay.loop import replay
 from compaction.storage.outputs import OutputStore
-from tests.agent.compare import assert_same_calls, assert_trace_matches
-from tests.agent.scripted import ScriptedModel, sdk
+from tests.client.compare import assert_same_calls, assert_trace_matches
+from tests.client.scripted import ScriptedModel, sdk
 from tests.fake_anthropic import assistant_body
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,7 +75,8 @@ def test_the_seed_loop_answers_the_compact_tool_through_the_client(fake_anthropi
 
 
 def test_the_example_runs_as_a_script(tmp_path):
+    here = {**os.environ, "PYTHONPATH": str(REPO)}  # this checkout's engine, whichever the interpreter has installed
     done = subprocess.run([sys.executable, str(EXAMPLE), "--help"], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=60)
+                          timeout=60, env=here)
     assert done.returncode == 0, done.stderr
     assert "--context-limit" in done.stdout

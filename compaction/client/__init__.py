@@ -16,7 +16,7 @@ def __getattr__(name: str):
     # the client needs the anthropic SDK (a second or two to import): loaded when asked for, so the parts
     # that only read messages (blocks.py, used by the export forms) do not pull it in
     if name == "CompactingClient":
-        from compaction.agent.client import CompactingClient
+        from compaction.client.compacting import CompactingClient
 
         return CompactingClient
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compaction.kernel.tariffs import Tariff
 from compaction.measures.cache import expired
 from compaction.measures.prices import recorded_parts
 from compaction.model.calibration import recorded_context
 from compaction.replay.context import ReplayContext
 from compaction.replay.uncompacted import Uncompacted
+from compaction.sweep.kernel.tariffs import Tariff
 
 
 @dataclass(frozen=True, eq=False)

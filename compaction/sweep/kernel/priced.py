@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compaction.kernel.facts import Facts
-from compaction.kernel.tariffs import cached, plain
-from compaction.kernel.walk import Walk
 from compaction.model.tokens import TokenModel
+from compaction.sweep.kernel.facts import Facts
+from compaction.sweep.kernel.tariffs import cached, plain
+from compaction.sweep.kernel.walk import Walk
 
 
 @dataclass(frozen=True, eq=False)

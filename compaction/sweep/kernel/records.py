@@ -4,10 +4,10 @@ two can be compared call by call, and a replay read from either."""
 
 import numpy as np
 
-from compaction.kernel.cell import Cell, Shared, blind
-from compaction.kernel.walk import ACTED
 from compaction.measures.meter import CallMeasures
 from compaction.replay.records import CallRecord
+from compaction.sweep.kernel.cell import Cell, Shared, blind
+from compaction.sweep.kernel.walk import ACTED
 
 
 def call_records(shared: Shared, cell: Cell) -> list[CallRecord]:

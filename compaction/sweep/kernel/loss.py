@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compaction.kernel.columns import Columns
-from compaction.kernel.persisted import Persisted, Placeholders
-from compaction.kernel.references import References
-from compaction.kernel.walk import Walk
 from compaction.measures.terms import block_text
+from compaction.sweep.kernel.columns import Columns
+from compaction.sweep.kernel.persisted import Persisted, Placeholders
+from compaction.sweep.kernel.references import References
+from compaction.sweep.kernel.walk import Walk
 
 
 @dataclass(frozen=True, eq=False)

@@ -30,11 +30,11 @@ from compaction.model.prepared import Prepared
 from compaction.model.settings import Settings
 from compaction.model.tool_index import ResultBlocks, ToolNames
 from compaction.replay import lookups
-from compaction.replay.grid import SweepStore, local_cells, sweep_grid
 from compaction.replay.options import ReplayOptions
-from compaction.replay.parallel import stream
 from compaction.strategies import SETTINGS_READ, Built, build, resolve
 from compaction.summarizers import OfflineSummarizer
+from compaction.sweep.grid import SweepStore, local_cells, sweep_grid
+from compaction.sweep.parallel import stream
 
 # On a worker: the conversation of the sweep it last served, prepared once for all that sweep's lines
 _PREPARED: dict[str, History] = {}

@@ -1,5 +1,5 @@
 """The cells of a sweep computed in one process: every cell's settings and strategy, and the replays
-behind them, shared where they are exactly the same. Both the sweep here (sweep.py) and each worker of a
+behind them, shared where they are exactly the same. Both the sweep here (sweeps.py) and each worker of a
 spread sweep (spread.py) call `local_cells`.
 
 An axis names a field of Settings (the tutorial's knobs, which every strategy is called with) or a
@@ -21,12 +21,13 @@ from compaction.errors import SettingsError
 from compaction.measures.registry import MEASURES
 from compaction.model.history import History
 from compaction.model.settings import LIMITS, Settings
-from compaction.replay.branches import BranchCounts, branch_replays
 from compaction.replay.context import ReplayContext
 from compaction.replay.loop import ReplayResult, incremental_form, replay
 from compaction.replay.options import ReplayOptions
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import Built, StepFunction, StrategySpec, resolve
+from compaction.strategies.person import PERSON_ACTIONS, has_person_actions
+from compaction.sweep.branches import BranchCounts, branch_replays
 
 SETTING, PARAMETER = "setting", "parameter"
 
@@ -194,18 +195,18 @@ def _strategy_cells(prepared: History, cells: list[tuple[tuple[int, int], Settin
                     read: frozenset[str] | None, reuse: bool, options: ReplayOptions,
                     counts: BranchCounts) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """The cells of one strategy at one set of parameters. The tutorial's pipeline runs its cells through
-    the columnar kernel (compaction/kernel); the cells it leaves, and the other strategies with an
+    the columnar kernel (compaction/sweep/kernel); the cells it leaves, and the other strategies with an
     incremental form, run as branches that split where they first differ (branches.py); the others
     replay each cell, reusing a finished replay where it is the same (see _reusable). `counts` says why
     each cell the kernel did not compute ran the loop. Cells that keep something verbatim run the plain
     layers (only they keep verbatim)."""
     # imported here: numpy is loaded with the kernel, which only a sweep needs (not a replay's start)
-    from compaction.kernel import NO_COLUMNAR_FORM, kernel_cells
+    from compaction.sweep.kernel import NO_COLUMNAR_FORM, kernel_cells
 
     keeps = any(settings.keeps for _, settings in cells)
-    form = incremental_form(step) if reuse and not keeps else None
+    form = incremental_form(step, prepared) if reuse and not keeps else None
     if form is None:
-        why_loop = KEEPS_VERBATIM if keeps else NO_COLUMNAR_FORM
+        why_loop = KEEPS_VERBATIM if keeps else PERSON_ACTIONS if has_person_actions(prepared) else NO_COLUMNAR_FORM
         counts.left_to_loop.update(dict.fromkeys((key for key, _ in cells), why_loop))
     else:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)

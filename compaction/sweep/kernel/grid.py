@@ -3,22 +3,23 @@ exactly comes back without measures and with the reason, for the loop to run it.
 
 What the kernel covers: the tutorial's pipeline (the registry's `pipeline`, at any parameters) with the
 offline summariser, on a session without compact-tool calls, in cells whose calls all fit the model
-window (no reactive compaction). Everything else is the loop's (replay/branches.py, replay/loop.py).
+window (no reactive compaction). Everything else is the loop's (sweep/branches.py, replay/loop.py).
 """
 
 from collections.abc import Hashable, Iterator, Sequence
 from typing import TypeVar
 
-from compaction.kernel.cell import Shared, measures, run_cell
-from compaction.kernel.columns import columns_of
-from compaction.kernel.persisted import Outside
 from compaction.layers.incremental.pipeline import IncrementalPipeline
 from compaction.measures.registry import MEASURES
 from compaction.model.history import History
 from compaction.model.settings import Settings
 from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
+from compaction.strategies.person import PERSON_ACTIONS, has_person_actions
 from compaction.summarizers import OfflineSummarizer, Summarizer
+from compaction.sweep.kernel.cell import Shared, measures, run_cell
+from compaction.sweep.kernel.columns import columns_of
+from compaction.sweep.kernel.persisted import Outside
 
 Key = TypeVar("Key", bound=Hashable)
 NO_COLUMNAR_FORM = "the strategy has no columnar form"
@@ -33,6 +34,8 @@ def refusal(prepared: History, form, summarizer: Summarizer | None) -> str | Non
         return "the summaries are not the offline summariser's"
     if lookups.compact_turns(prepared):
         return "the session calls the compact tool"
+    if has_person_actions(prepared):
+        return PERSON_ACTIONS
     call_indices = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
     if columns_of(prepared, call_indices).literal_placeholder:
         return "a tool result holds the placeholder's own text"

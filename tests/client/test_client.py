@@ -6,13 +6,13 @@ import json
 import anthropic
 import pytest
 
-from compaction.agent import CompactingClient
+from compaction.client import CompactingClient
 from compaction.errors import ConversationError, SettingsError
 from compaction.layers.compact_tool import COMPACT_RESULT, COMPACT_TOOL
 from compaction.model.markers import PLACEHOLDER, REACTIVE_PREFIX
 from compaction.model.validity import check_pairs
 from compaction.storage.outputs import OutputStore
-from tests.agent.scripted import sdk
+from tests.client.scripted import sdk
 from tests.fake_anthropic import MESSAGES, assistant_body, too_long_body
 
 USAGE = {"input_tokens": 11, "output_tokens": 3}

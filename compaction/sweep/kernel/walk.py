@@ -8,14 +8,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compaction.kernel.columns import Columns
-from compaction.kernel.layout import PRE, SNIPPED, SUMMARY, Arithmetic, Layout
-from compaction.kernel.persisted import Persisted, Placeholders
-from compaction.kernel.steady import Run, steady_run
-from compaction.kernel.summaries import Summaries, Summary
 from compaction.layers.snip import marker_size
 from compaction.measures.cache import shared_block_chars
 from compaction.model.settings import Settings
+from compaction.sweep.kernel.columns import Columns
+from compaction.sweep.kernel.layout import PRE, SNIPPED, SUMMARY, Arithmetic, Layout
+from compaction.sweep.kernel.persisted import Persisted, Placeholders
+from compaction.sweep.kernel.steady import Run, steady_run
+from compaction.sweep.kernel.summaries import Summaries, Summary
 
 L3, L1, L2, L4 = 1, 2, 4, 8
 ACTED = ((L3, "L3"), (L1, "L1"), (L2, "L2"), (L4, "L4"))

@@ -15,11 +15,11 @@ few differences of prefix sums (`prefix_chars`), and a message at any position c
 
 import numpy as np
 
-from compaction.kernel.columns import Columns
-from compaction.kernel.persisted import Persisted, Placeholders
-from compaction.kernel.steady import Arrays
-from compaction.kernel.versions import Versions
 from compaction.layers.snip import marker_size
+from compaction.sweep.kernel.columns import Columns
+from compaction.sweep.kernel.persisted import Persisted, Placeholders
+from compaction.sweep.kernel.steady import Arrays
+from compaction.sweep.kernel.versions import Versions
 
 PRE, SNIPPED, SUMMARY = 0, 1, 2
 

@@ -5,12 +5,12 @@ versions) shares one summary, which is most of a sweep's summaries."""
 
 from dataclasses import dataclass
 
-from compaction.kernel.layout import PRE, Arithmetic, Layout
 from compaction.layers.summary import summary_message
 from compaction.model.markers import COMPACTED_PREFIX
 from compaction.model.sizes import message_size
 from compaction.storage.outputs import OutputStore
 from compaction.summarizers import Summarizer
+from compaction.sweep.kernel.layout import PRE, Arithmetic, Layout
 
 
 @dataclass(frozen=True, eq=False)

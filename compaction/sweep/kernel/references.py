@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compaction.kernel.columns import Columns
 from compaction.measures.meter import term_index
 from compaction.model.history import History
 from compaction.model.markers import PLACEHOLDER
+from compaction.sweep.kernel.columns import Columns
 
 
 @dataclass(frozen=True, eq=False)

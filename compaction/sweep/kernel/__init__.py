@@ -10,6 +10,6 @@ the reason (grid.py).
 - priced.py and tariffs.py (tokens, cache, cost), loss.py (what is no longer sent), cell.py (the cell).
 """
 
-from compaction.kernel.grid import NO_COLUMNAR_FORM, kernel_cells, refusal
+from compaction.sweep.kernel.grid import NO_COLUMNAR_FORM, kernel_cells, refusal
 
 __all__ = ["NO_COLUMNAR_FORM", "kernel_cells", "refusal"]

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from compaction.agent import CompactingClient
+from compaction.client import CompactingClient
 from compaction.generate import generate
 from compaction.importers import load_conversation
 from compaction.importers.trace import read_trace
@@ -19,8 +19,8 @@ from compaction.model.tokens import TokenModel
 from compaction.replay.loop import replay
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import REGISTRY, build
-from tests.agent.compare import assert_same_calls, assert_trace_matches
-from tests.agent.scripted import ScriptedModel, drive, sdk
+from tests.client.compare import assert_same_calls, assert_trace_matches
+from tests.client.scripted import ScriptedModel, drive, sdk
 from tests.engine.conv_builder import build as build_conversation
 from tests.engine.conv_builder import random_turns
 

@@ -33,7 +33,7 @@ Key = TypeVar("Key", bound=Hashable)  # whatever names a cell to its caller
 class BranchCounts:
     replays: int = 0  # branches run to the end: distinct replays
     calls: int = 0  # calls made, over all branches
-    by_kernel: int = 0  # cells the columnar kernel computed, without a replay (compaction/kernel)
+    by_kernel: int = 0  # cells the columnar kernel computed, without a replay (compaction/sweep/kernel)
     left_to_loop: dict = dataclasses.field(default_factory=dict)  # the other cells' keys: why the loop ran them
 
 

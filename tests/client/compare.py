@@ -5,7 +5,7 @@ back as a session with the usage the API answered."""
 from compaction.importers import load_conversation
 from compaction.importers.trace import read_trace
 from compaction.replay.loop import ReplayResult
-from tests.agent.scripted import ScriptedModel, request_tokens
+from tests.client.scripted import ScriptedModel, request_tokens
 
 
 def assert_same_calls(result: ReplayResult, fake, model: ScriptedModel, calls: int | None = None) -> int:
