@@ -18,8 +18,9 @@ from pathlib import Path, PurePosixPath
 
 from compaction.corpus.homes import project_by_home
 from compaction.errors import ConversationError
+from compaction.importers import sessions_in
 from compaction.importers.formats import suffixes
-from compaction.importers.runs import RunKey, runs_in
+from compaction.importers.runs import RunKey
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ _RUNS_KEPT = 512  # files whose runs are remembered
 
 
 def _runs(path: Path) -> tuple[RunKey, ...]:
-    """runs_in(path), worked out once per version of the file (its size and time of change)."""
+    """sessions_in(path), worked out once per version of the file (its size and time of change)."""
     try:
         info = path.stat()
     except OSError:
@@ -131,7 +132,7 @@ def _runs(path: Path) -> tuple[RunKey, ...]:
     version = (str(path), info.st_size, info.st_mtime_ns)
     found = _RUNS_SEEN.get(version)
     if found is None:
-        found = runs_in(path)
+        found = sessions_in(path)
         if len(_RUNS_SEEN) >= _RUNS_KEPT:
             _RUNS_SEEN.pop(next(iter(_RUNS_SEEN)))
         _RUNS_SEEN[version] = found

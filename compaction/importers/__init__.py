@@ -2,8 +2,9 @@
 
 `load_conversation(source, format="auto", name=None)` returns a Conversation in Anthropic form, with
 the detected format, warnings (message indices) and metadata. Bad input raises ConversationError
-naming the file and the line, field or message index; never a bare exception. `load_run(path, key)`
-reads one run of an evaluation output (runs.py: a corpus lists them with runs_in).
+naming the file and the line, field or message index; never a bare exception. A file of several sessions
+(an evaluation output's runs, a chat history's runs: runs.py) lists them with `sessions_in(source)`, and
+`load_run(source, key)` reads one; a corpus makes each a row, the upload offers a picker.
 """
 
 from pathlib import Path
@@ -24,7 +25,7 @@ from compaction.importers.formats import (
 )
 from compaction.importers.jsonl import JsonLines, read_lines
 from compaction.importers.limits import check_value_count
-from compaction.importers.runs import RunKey, run_line
+from compaction.importers.runs import RunKey, run_line, runs_in, runs_in_data
 from compaction.importers.source import (
     MAX_FILE_BYTES,
     MAX_NESTING_DEPTH,
@@ -55,10 +56,15 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     return conversation
 
 
-def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversation:
-    """Run `key` of an evaluation output file, as a conversation of its own; `name` labels it in messages.
-    ConversationError when the line no longer holds that run, or the run cannot be read."""
+def load_run(path: str | Path | bytes, key: RunKey, name: str | None = None) -> Conversation:
+    """Session `key` of a file holding several (sessions_in), as a conversation of its own; `name` labels it
+    in messages. ConversationError when the file no longer holds that session, or it cannot be read."""
     data, label = read_source(path, name)
+    if key.format is not None:
+        entry = find(key.format)
+        if entry is None or entry.load_session is None:
+            raise ConversationError(f"no format {key.format!r} reads the sessions of a file", where=label)
+        return entry.load_session(data, key, label)
     row = run_line(data, key, label)
     found = detect_lines([(key.line, row)])
     if found.lines_rank == CATCH_ALL or found.load_lines is None:  # no format knows runs like it: the catch-all's words would mislead
@@ -69,6 +75,35 @@ def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversa
         conversation = found.load_lines(JsonLines(label, [(key.line, row)]))
     # the standard parser read the line when orjson would not: only then can it hold a lone surrogate
     return without_lone_surrogates(conversation) if might_hold_surrogates(data) else conversation
+
+
+def sessions_in(source: str | Path | bytes, name: str | None = None) -> tuple[RunKey, ...]:
+    """The sessions of a file that holds two or more: the runs of an evaluation output, or those its format
+    lists (Format.sessions); () for a file of one session, or one that cannot be read (its loading says
+    why). A path is read only when its name is one a format with sessions comes in."""
+    if isinstance(source, str | Path):
+        path = Path(source)
+        found = runs_in(path)
+        lower = path.name.lower()
+        if found or not any(entry.sessions and lower.endswith(entry.suffixes) for entry in all_formats()):
+            return found
+        try:
+            data, label = read_source(path, name)
+        except (ConversationError, OSError):
+            return ()
+    else:
+        data, label = source, name or "upload"
+        found = runs_in_data(data)
+        if found:
+            return found
+    entry = _text_format(data) if data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"[") else None
+    if entry is None or entry.sessions is None:
+        return ()
+    try:
+        keys = entry.sessions(data, label)
+    except ConversationError:
+        return ()
+    return keys if len(keys) > 1 else ()
 
 
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
@@ -106,4 +141,4 @@ def detect_format(value: Any) -> str:
 
 
 __all__ = ["MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "RunKey", "all_formats", "choices", "detect_format", "has_tokens",
-           "input_of", "load_conversation", "load_run", "suffixes", "title_of"]
+           "input_of", "load_conversation", "load_run", "sessions_in", "suffixes", "title_of"]

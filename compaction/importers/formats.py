@@ -16,6 +16,7 @@ from typing import Any
 
 from compaction.importers import anthropic, openai, trace
 from compaction.importers.jsonl import JsonLines
+from compaction.importers.runs import RunKey
 from compaction.model.conversation import Conversation
 
 CATCH_ALL = 1_000  # the rank of the entry that accepts any document or any JSON lines
@@ -38,6 +39,10 @@ class Format:
     document_rank: int = 500  # detection order among the document sniffers, lowest first
     lines_rank: int = 500  # and among the JSON lines sniffers
     aliases: tuple[str, ...] = ()  # other names `--format` accepts for it
+    # a file that holds several sessions: (bytes, label) -> their keys (two or more, else ()), and
+    # (bytes, key, label) -> the one named (importers/runs.py)
+    sessions: Callable[[bytes, str], tuple[RunKey, ...]] | None = None
+    load_session: Callable[[bytes, RunKey, str], Conversation] | None = None
 
 
 def anything(_value) -> bool:

@@ -1,9 +1,14 @@
-"""Evaluation output files, one agent run a line (an evaluation's `output.jsonl`): each line holds a
-run's conversation under `history`, and its `instance_id` names it. Loaded as one file, the first run
-is loaded, with a warning naming how many the file holds; a corpus reads each run as a session of its
-own (`runs_in` lists them, importers.load_run reads one).
+"""The sessions of a file that holds several, each named by a RunKey: the one mechanism behind a corpus's
+rows and the upload's picker (importers.sessions_in lists them, importers.load_run reads one).
+
+Two kinds feed it. Evaluation output files, one agent run a line (an evaluation's `output.jsonl`): each
+line holds a run's conversation under `history`, and its `instance_id` names it; loaded as one file, the
+first run is loaded, with a warning naming how many the file holds. And any format whose entry gives
+`sessions` (a function listing the sessions of a file's bytes) and `load_session` (reading one): a chat
+history's runs, later a database of many sessions.
 """
 
+import io
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,6 +75,7 @@ class RunKey:
     line: int  # the run's line in the file, from 1
     name: str  # its instance_id (with its line when two runs share one), else "line N"
     instance: str | None = None  # the instance_id as written, checked again when the run is read
+    format: str | None = None  # the format whose load_session reads it; None: a line of an evaluation output
 
 
 def instance_of(row: dict) -> str | None:
@@ -91,6 +97,15 @@ def runs_in(path: Path) -> tuple[RunKey, ...]:
             data = handle.read()
     except OSError:
         return ()
+    return _runs_of(data)
+
+
+def runs_in_data(data: bytes) -> tuple[RunKey, ...]:
+    """runs_in for a file's bytes (an upload)."""
+    return _runs_of(data) if _opens_with_a_run(io.BytesIO(data)) else ()
+
+
+def _runs_of(data: bytes) -> tuple[RunKey, ...]:
     keys: list[RunKey] = []
     names: set[str] = set()
     for number, raw in enumerate(data.split(b"\n"), start=1):

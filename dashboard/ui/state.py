@@ -4,11 +4,8 @@ The sidebar widgets live in app.py; their values are copied to a plain session k
 a page run without app.py (AppTest's switch_page) still sees the last settings, or the defaults.
 """
 
-import os
-import tempfile
 from collections import OrderedDict
 from collections.abc import Callable
-from pathlib import Path
 
 import streamlit as st
 
@@ -31,7 +28,7 @@ from dashboard.render import log_view
 from dashboard.render.text import literal
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
-from dashboard.ui import api_key, per_file
+from dashboard.ui import api_key, per_file, uploads
 from dashboard.ui.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared
 from dashboard.ui.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
 
@@ -48,7 +45,7 @@ PER_FILE_KEYS = (MODEL_WINDOW_KEY, PRICE_MODE_KEY, *PRICE_KEYS.values())
 SUMMARIZER_KEY = "SUMMARIZER"
 LOG_VIEW_KEY = "LOG_VIEW"
 OFFLINE, CLAUDE = "offline", "claude"
-STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
+STORE_ROOT_ENV = uploads.STORE_ROOT_ENV
 
 _SAVED_SETTINGS = "_saved_settings"
 _LOADED = "_loaded_conversation"
@@ -98,7 +95,7 @@ def store() -> OutputStore:
     """This browser session's folder for persisted outputs and transcripts."""
     current = st.session_state.get(_STORE)
     if current is None:
-        root = Path(os.environ.get(STORE_ROOT_ENV) or Path(tempfile.gettempdir()) / "compaction-lab")
+        root = uploads.store_root()
         current = st.session_state[_STORE] = new_session_store(root)  # private: random name, mode 0700
         remove_stale_sessions(root, keep=(current.root,))  # folders idle > SESSION_MAX_AGE_S (24 h)
     return current
@@ -107,8 +104,8 @@ def store() -> OutputStore:
 def loaded() -> Loaded:
     """The conversation on show; the default sample until the user picks another."""
     current = st.session_state.get(_LOADED)
-    if current is None:
-        current = st.session_state[_LOADED] = load_sample(DEFAULT_SAMPLE)
+    if current is None:  # a new browser session: the upload the address names (a reload), else the sample
+        current = st.session_state[_LOADED] = uploads.restored() or load_sample(DEFAULT_SAMPLE)
     return current
 
 
@@ -117,6 +114,7 @@ def set_loaded(conversation: Loaded) -> None:
     if conversation.key != loaded().key:
         per_file.forget(PER_FILE_KEYS, st.session_state.setdefault(_SAVED_SETTINGS, {}))
     st.session_state[_LOADED] = conversation
+    uploads.name_in_address(conversation)
 
 
 def history():
