@@ -26,11 +26,11 @@ their parents), from the replay's own JSON (`replay --json` computes the same):
   `calls_left` of `compaction watch --json` less the calls that were left) 20, 10 and 5 calls before it
   (target: within max(3, 30 %) of the truth).
 The summary counts them by version (the rules changed with it: measures in the preset's notes), then on two
-halves of the files chosen by their names, so that a rule fitted to some files shows.
+two parts of the files split by repository (holdout.py: the part the rules are tuned on and the held-out part),
+so that a rule fitted to some logs shows on the others.
 """
 
 import argparse
-import hashlib
 import json
 import statistics
 import sys
@@ -39,7 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # recorded_cost.py, beside this script
 
-from forecast_real_logs import BEFORE, close, points  # noqa: E402
+from forecast_calibration import BEFORE, close  # noqa: E402
+from forecast_real_logs import points  # noqa: E402
+from holdout import PARTS, part_of  # noqa: E402
 from recorded_cost import plain_reading  # noqa: E402
 
 from compaction import Settings, load_conversation, prepare, replay  # noqa: E402
@@ -71,7 +73,7 @@ def check(path: Path) -> dict | None:
         return {"file": path.name, "error": str(error)}
     if conversation.format != "claude-code" or not conversation.has_usage:
         return None
-    row = {"file": path.name, "version": conversation.metadata.get("agent_version"),
+    row = {"file": path.name, "path": str(path), "version": conversation.metadata.get("agent_version"),
            "calls": sum(1 for m in conversation.messages if m["role"] == "assistant")}
     off = replay(conversation, OFF, keep_histories=False, model_window_tokens=10_000_000).as_dict()
     totals = off["totals"]
@@ -171,9 +173,9 @@ def forecast_words(errors: dict | None) -> str:
     return "/".join("-" if errors.get(d) is None else f"{errors[d]:+d}" for d in BEFORE)
 
 
-def half(name: str) -> str:
-    """One of two halves of the files, fixed by the name alone (so a rule fitted to some files shows)."""
-    return f"half {int(hashlib.md5(name.encode()).hexdigest(), 16) % 2 + 1}"
+def part(row: dict) -> str:
+    """The part of the split by repository the log is in (holdout.py)."""
+    return part_of(Path(row.get("path") or row["file"]))
 
 
 def summary_by_version(rows: list[dict], group_of=lambda row: series(row["version"]),
@@ -239,8 +241,7 @@ def print_summary(rows: list[dict]) -> None:
               f"{k} {v}" for k, v in r["changed_before"].items() if v) for r in changed))
     print(f"\n{'versions':<14} {'logs':>4} {'auto compactions':>16} {'within 3 calls':>14} {'of the later ones':>17} "
           f"{'first call after within 10 %':>28} {'forecast within max(3, 30 %)':>28} {'median error 20/10/5':>20}")
-    for group in summary_by_version(good) + summary_by_version(good, lambda row: half(row["file"]),
-                                                               ("half 1", "half 2")):
+    for group in summary_by_version(good) + summary_by_version(good, part, PARTS):
         print(f"{group['series']:<14} {group['logs']:>4} {group['compactions']:>16} {group['within_3']:>14} "
               f"{group['later_within_3']:>10} of {group['later']:>3} {group['after_within_10']:>20} of "
               f"{group['after_known']:>4} {group['forecast_near']:>20} of {group['forecast_points']:>4} "

@@ -13,16 +13,45 @@ truth at 80 % or more; kept_tokens within 10 %.
 """
 
 import argparse
+import importlib
 import json
 import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # holdout.py and forecast_calibration.py, beside it
+
+from forecast_calibration import BEFORE, report  # noqa: E402
+from holdout import PARTS, part_of  # noqa: E402
+
 from compaction.live.follower import Follower
+from compaction.live.pace import HIGH, LOW, quantile
 from compaction.live.session import CallUpdate
 
-BEFORE = (20, 10, 5)
+live_forecast = importlib.import_module("compaction.live.forecast")  # the module (the package names a function so)
 MARKS = (b'"compact_boundary"', b'"type":"compacted"')
+
+
+class Replays:
+    """The replayed 10th and 90th percentiles of the calls left (before the range is widened) and how many
+    replays there were, at the newest forecast: what benchmarks/forecast_calibration.py re-widens."""
+    found: list[tuple[float, float, int]] = []
+
+    gaps: list[tuple[float, int, list[int]]] = []  # what passages() was asked: (gap, pending, growths)
+
+    @staticmethod
+    def passages(gap, pending, growths):
+        Replays.gaps.append((gap, pending, list(growths)))
+        return Replays.walk(gap, pending, growths)
+
+    walk = staticmethod(live_forecast.passages)
+
+    @staticmethod
+    def spread(found):
+        Replays.found.append((quantile(found, LOW), quantile(found, HIGH), len(found)))
+        return Replays.widen(found)
+
+    widen = staticmethod(live_forecast.spread)
 
 
 def follow(path: Path, folder: Path):
@@ -31,13 +60,23 @@ def follow(path: Path, folder: Path):
     target.write_bytes(b"")
     follower = Follower(target)
     forecasts: dict[int, dict] = {}
-    with open(target, "ab") as handle:
-        for line in path.read_bytes().splitlines(keepends=True):
-            handle.write(line)
-            handle.flush()
-            for reported in follower.poll():
-                if isinstance(reported.update, CallUpdate) and reported.forecast is not None:
-                    forecasts[reported.update.call.number] = reported.forecast.as_dict()
+    live_forecast.spread = Replays.spread  # type: ignore[assignment]  # the agent's own rule's, first
+    live_forecast.passages = Replays.passages  # type: ignore[assignment]
+    try:
+        with open(target, "ab") as handle:
+            for line in path.read_bytes().splitlines(keepends=True):
+                handle.write(line)
+                handle.flush()
+                for reported in follower.updates():  # each forecast made right before it is yielded
+                    replays, Replays.found = (Replays.found or [None])[0], []
+                    asked, Replays.gaps = (Replays.gaps or [None])[0], []
+                    if isinstance(reported.update, CallUpdate) and reported.forecast is not None:
+                        found = reported.forecast.as_dict()
+                        found["replays"], found["asked"] = replays, asked
+                        forecasts[reported.update.call.number] = found
+    finally:
+        live_forecast.spread = Replays.widen  # type: ignore[assignment]
+        live_forecast.passages = Replays.walk  # type: ignore[assignment]
     return forecasts, follower.session
 
 
@@ -47,8 +86,8 @@ def points(path: Path, folder: Path, every: bool = False) -> list[dict]:
     forecasts, session = follow(path, folder)
     rows, start = [], 0
     for rank, compaction in enumerate(session.compactions if session else [], 1):
-        # Codex's lines name no trigger; a manual one is the person's
-        own = every or compaction.trigger in ("auto", None)
+        # a manual one is the person's (Codex's reader infers it: agents/codex/triggers.py)
+        own = every or compaction.trigger != "manual"
         before = compaction.calls_before
         if own and before > start:
             for distance in (*BEFORE, 1):
@@ -57,8 +96,12 @@ def points(path: Path, folder: Path, every: bool = False) -> list[dict]:
                 if call <= start or found is None:
                     continue
                 low, high = (found.get("calls_left_range") or [None, None])
-                row = {"file": path.name, "compaction": rank, "calls_before": before, "before": distance, "call": call,
-                       "calls_left": found["calls_left"], "range": [low, high]}
+                row = {"file": path.name, "path": str(path), "agent": session.agent, "compaction": rank,
+                       "calls_before": before, "before": distance, "call": call, "calls_left": found["calls_left"],
+                       "range": [low, high], "replays": found.get("replays"), "asked": found.get("asked"), "threshold": found.get("threshold"),
+                       "tokens_now": found.get("tokens_now"), "pre_tokens": compaction.pre_tokens,
+                       "context_before": compaction.context_before, "version": session.facts.get("version"),
+                       "window": session.facts.get("window")}
                 if distance == 1:
                     row["kept_tokens"] = found["kept_tokens"]
                     row["first_after"] = compaction.first_call_after
@@ -70,61 +113,22 @@ def points(path: Path, folder: Path, every: bool = False) -> list[dict]:
     return rows
 
 
-def holds(found, truth: int) -> bool:
-    """Whether a calls_left_range holds the truth (a high end of None: no end in sight)."""
-    low, high = found
-    return low is not None and low <= truth and (high is None or truth <= high)
-
-
-def close(predicted, truth: int) -> bool:
-    return predicted is not None and abs(predicted - truth) <= max(3, 0.3 * truth)
-
-
-def shares(rows: list[dict]) -> str:
-    """calls_left within max(3, 30 %) and the range holding the truth, over the points of `rows`."""
-    near = sum(close(r["calls_left"], r["before"]) for r in rows)
-    held = sum(holds(r["range"], r["before"]) for r in rows)
-    total = len(rows) or 1
-    return f"calls_left {near / total:.0%}, range {held / total:.0%} ({len(rows)} points)"
-
-
-def median_width(rows: list[dict]) -> str:
-    widths = sorted(r["range"][1] - r["range"][0] for r in rows if r["range"][0] is not None
-                    and r["range"][1] is not None)
-    open_ended = sum(1 for r in rows if r["range"][0] is not None and r["range"][1] is None)
-    return f"{widths[len(widths) // 2] if widths else '-'} calls" + (f", {open_ended} with no high end" if open_ended else "")
-
-
 def print_summary(rows: list[dict], logs: list[Path]) -> None:
-    forecast_points = [r for r in rows if r["before"] in BEFORE]
-    for distance in BEFORE:
-        at = [r for r in forecast_points if r["before"] == distance]
-        print(f"{distance} calls before: {shares(at)}; range median width {median_width(at)}")
-    # the halves of the files (alternate files in name order): a figure tuned on one is checked on the other
-    halves = {log.name: position % 2 for position, log in enumerate(logs)}
-    for half in (0, 1):
-        mine = [r for r in rows if r["before"] == 1 and r.get("kept_tokens") and r.get("first_after")
-                and halves[r["file"]] == half]
-        near = sum(abs(r["kept_tokens"] / r["first_after"] - 1) <= 0.10 for r in mine)
-        print(f"half {half + 1} of the files: {shares([r for r in forecast_points if halves[r['file']] == half])}; "
-              f"kept_tokens within 10 % at {near} of {len(mine)}")
-    for agent, mark in (("Claude Code", "rollout-"), ("Codex", "rollout-")):
-        codex = agent == "Codex"
-        print(f"{agent}: {shares([r for r in forecast_points if (mark in r['file']) == codex])}")
-    near = sum(close(r["calls_left"], r["before"]) for r in forecast_points)
-    held = sum(1 for r in forecast_points if holds(r["range"], r["before"]))
+    """By part of the split by repository (holdout.py), agent and distance: the point forecast, the range as
+    the forecast made it and as the widening fitted on the tune part makes it (forecast_calibration.py), and
+    kept_tokens against the first call after."""
+    report(rows)
     kept = [r for r in rows if r["before"] == 1 and r.get("kept_tokens") and r.get("first_after")]
-    within = sum(abs(r["kept_tokens"] / r["first_after"] - 1) <= 0.10 for r in kept)
-    total = len(forecast_points) or 1
+    for part in PARTS:
+        mine = [r for r in kept if part_of(Path(r.get("path") or r["file"])) == part]
+        within = sum(abs(r["kept_tokens"] / r["first_after"] - 1) <= 0.10 for r in mine)
+        print(f"{part} part: kept_tokens within 10 % of the first call after at {within} of {len(mine)} compactions")
     priced = [r for r in kept if r.get("first_after_cost") and r.get("first_after_cost_predicted")]
     if priced:
         ratios = sorted(r["first_after_cost_predicted"] / r["first_after_cost"] for r in priced)
         print(f"first call after: predicted / real cost, median {ratios[len(ratios) // 2]:.2f} over {len(priced)} "
               f"compactions (10th-90th percentile {ratios[len(ratios) // 10]:.2f}-{ratios[len(ratios) * 9 // 10]:.2f})")
-    print(f"\n{len(logs)} logs, {len(forecast_points)} points at {', '.join(map(str, BEFORE))} calls before a compaction:"
-          f" calls_left within max(3, 30 %) {near} ({near / total:.0%}); range holds the truth {held} "
-          f"({held / total:.0%}), median width {median_width(forecast_points)}; kept_tokens within 10 % of the first "
-          f"call after at {within} of {len(kept)} compactions ({within / (len(kept) or 1):.0%})")
+    print(f"\n{len(logs)} logs, {sum(1 for r in rows if r['before'] in BEFORE)} points")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--limit", type=int, default=None, help="at most this many logs")
     args = parser.parse_args(argv)
-    logs = [path for folder in args.folders for path in sorted(folder.glob("*.jsonl"))
+    logs = [path for folder in args.folders for path in sorted(folder.rglob("*.jsonl")) if "subagents" not in path.parts
             if any(mark in path.read_bytes() for mark in MARKS)][:args.limit]
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as folder:

@@ -18,6 +18,12 @@ PACKAGES = (
     "openhands",
     "swe_agent",
     "aider",
+    "opencode",
+    "crush",
+    "goose",
+    "cursor",
+    "copilot_cli",
+    "pi",
 )
 AGENTS: tuple[Agent, ...] = tuple(register(import_module(f"{__name__}.{package}").AGENT) for package in PACKAGES)
 _BY_NAME = {agent.name: agent for agent in AGENTS}

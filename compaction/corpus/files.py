@@ -18,9 +18,8 @@ from pathlib import Path, PurePosixPath
 
 from compaction.corpus.homes import project_by_home
 from compaction.errors import ConversationError
-from compaction.importers import sessions_in
 from compaction.importers.formats import suffixes
-from compaction.importers.runs import RunKey
+from compaction.importers.runs import PART_OF_A_SESSION, RunKey, runs_in
 
 
 @dataclass(frozen=True)
@@ -113,6 +112,8 @@ def discover(folder: str | Path) -> list[SessionFile]:
                 refused = "a symbolic link to a file outside the corpus folder; not read"
             relative = _relative(root, path)
             runs = () if refused else _runs(path)
+            if runs is PART_OF_A_SESSION:  # its session is read from another file of the folder
+                continue
             found.extend([SessionFile(str(root), relative, run=key) for key in runs]
                          or [SessionFile(str(root), relative, refused)])
     found.sort(key=lambda item: (item.relative, item.run.line if item.run else 0))
@@ -124,7 +125,7 @@ _RUNS_KEPT = 512  # files whose runs are remembered
 
 
 def _runs(path: Path) -> tuple[RunKey, ...]:
-    """sessions_in(path), worked out once per version of the file (its size and time of change)."""
+    """runs_in(path), worked out once per version of the file (its size and time of change)."""
     try:
         info = path.stat()
     except OSError:
@@ -132,7 +133,7 @@ def _runs(path: Path) -> tuple[RunKey, ...]:
     version = (str(path), info.st_size, info.st_mtime_ns)
     found = _RUNS_SEEN.get(version)
     if found is None:
-        found = sessions_in(path)
+        found = runs_in(path)
         if len(_RUNS_SEEN) >= _RUNS_KEPT:
             _RUNS_SEEN.pop(next(iter(_RUNS_SEEN)))
         _RUNS_SEEN[version] = found

@@ -3,8 +3,10 @@
 `load_conversation(source, format="auto", name=None)` returns a Conversation in Anthropic form, with
 the detected format, warnings (message indices) and metadata. Bad input raises ConversationError
 naming the file and the line, field or message index; never a bare exception. A file of several sessions
-(an evaluation output's runs, a chat history's runs: runs.py) lists them with `sessions_in(source)`, and
-`load_run(source, key)` reads one; a corpus makes each a row, the upload offers a picker.
+(an evaluation output's runs, a chat history's runs, a database's sessions: runs.py, a format's `sessions`
+and `load_session`) lists them with `sessions_in(path)` and `load_run(path, key)` reads one; a corpus makes
+each a row, the upload offers a picker. A file of no known format is told what it most resembles, or what
+the lab reads (unknown.py).
 """
 
 from pathlib import Path
@@ -16,6 +18,7 @@ from compaction.importers.formats import (
     CATCH_ALL,
     all_formats,
     choices,
+    detect_binary,
     detect_document,
     detect_lines,
     detect_text,
@@ -25,17 +28,19 @@ from compaction.importers.formats import (
 )
 from compaction.importers.jsonl import JsonLines, read_lines
 from compaction.importers.limits import check_value_count
-from compaction.importers.runs import RunKey, run_line, runs_in, runs_in_data
+from compaction.importers.runs import RunKey, run_line, runs_in
 from compaction.importers.source import (
     MAX_FILE_BYTES,
     MAX_NESTING_DEPTH,
     decode_utf8,
     kind_of,
+    not_text,
     parse_document,
     read_source,
 )
 from compaction.importers.surrogates import might_hold_surrogates, without_lone_surrogates
 from compaction.importers.totals import has_tokens, input_of
+from compaction.importers.unknown import document_keys, guarded, keys_of, unknown
 from compaction.model.conversation import Conversation
 
 TEXT_HEAD = 65_536  # bytes of a file that is not JSON shown to the text formats' recognisers
@@ -47,6 +52,12 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     if format != "auto" and chosen is None:
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(choices())}")
     data, label = read_source(source, name)
+    binary = detect_binary(data) if chosen is None else chosen if chosen.binary and chosen.binary(data) else None
+    if binary is not None and binary.load_bytes is not None:  # a database: read from its path where it has one
+        with collector_paused():
+            return binary.load_bytes(data, label, None if isinstance(source, bytes | bytearray) else Path(source))
+    if chosen is not None and binary is None and not (chosen.load_document or chosen.load_lines or chosen.load_text):
+        raise ConversationError(f"not {chosen.described}: the file is not such a database", where=label)
     check_value_count(data, label)  # before parsing: the memory bound (docs/limits.md)
     with collector_paused():
         conversation, by_orjson = _parse(data, label, chosen)
@@ -56,15 +67,15 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     return conversation
 
 
-def load_run(path: str | Path | bytes, key: RunKey, name: str | None = None) -> Conversation:
-    """Session `key` of a file holding several (sessions_in), as a conversation of its own; `name` labels it
-    in messages. ConversationError when the file no longer holds that session, or it cannot be read."""
+def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversation:
+    """Run `key` of an evaluation output file (or session `key` of a file of several, read by its format),
+    as a conversation of its own; `name` labels it in messages. ConversationError when the line no longer
+    holds that run, or the run cannot be read."""
+    listed = find(key.format) if key.format else None
+    if listed is not None and listed.load_session is not None:
+        with collector_paused():
+            return listed.load_session(Path(path), key, name or Path(path).name)
     data, label = read_source(path, name)
-    if key.format is not None:
-        entry = find(key.format)
-        if entry is None or entry.load_session is None:
-            raise ConversationError(f"no format {key.format!r} reads the sessions of a file", where=label)
-        return entry.load_session(data, key, label)
     row = run_line(data, key, label)
     found = detect_lines([(key.line, row)])
     if found.lines_rank == CATCH_ALL or found.load_lines is None:  # no format knows runs like it: the catch-all's words would mislead
@@ -77,54 +88,44 @@ def load_run(path: str | Path | bytes, key: RunKey, name: str | None = None) -> 
     return without_lone_surrogates(conversation) if might_hold_surrogates(data) else conversation
 
 
-def sessions_in(source: str | Path | bytes, name: str | None = None) -> tuple[RunKey, ...]:
-    """The sessions of a file that holds two or more: the runs of an evaluation output, or those its format
-    lists (Format.sessions); () for a file of one session, or one that cannot be read (its loading says
-    why). A path is read only when its name is one a format with sessions comes in."""
-    if isinstance(source, str | Path):
-        path = Path(source)
-        found = runs_in(path)
-        lower = path.name.lower()
-        if found or not any(entry.sessions and lower.endswith(entry.suffixes) for entry in all_formats()):
-            return found
-        try:
-            data, label = read_source(path, name)
-        except (ConversationError, OSError):
-            return ()
-    else:
-        data, label = source, name or "upload"
-        found = runs_in_data(data)
-        if found:
-            return found
-    entry = _text_format(data) if data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"[") else None
-    if entry is None or entry.sessions is None:
-        return ()
-    try:
-        keys = entry.sessions(data, label)
-    except ConversationError:
-        return ()
-    return keys if len(keys) > 1 else ()
+def sessions_in(path: str | Path, name: str | None = None) -> tuple[RunKey, ...]:
+    """The sessions of a file that holds two or more (runs_in), () for a file of one session. `name`: the
+    name the file came under when its path does not carry it (an upload kept under its content's hash)."""
+    return runs_in(Path(path), name)
 
 
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     """The conversation, and whether orjson parsed all of it (one document)."""
     text_format = chosen if chosen is not None and chosen.load_text is not None else None
-    if text_format is None and chosen is None and data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"["):
+    as_text = data[:TEXT_HEAD].lstrip()[:1] not in (b"{", b"[")
+    if text_format is None and chosen is None and as_text:
         text_format = _text_format(data)
     if text_format is not None:
         return text_format.load_text(decode_utf8(data, label), label), False
     if chosen is not None and chosen.load_document is None:  # a lines format: even one line is a log
         return chosen.load_lines(read_lines(data, label)), False
-    document = parse_document(data, label)
+    try:
+        document = parse_document(data, label)
+    except ConversationError:
+        if chosen is not None or not as_text or not_text(data):
+            raise
+        start = decode_utf8(data[:TEXT_HEAD], label).lstrip()[:40].split("\n")[0]
+        raise unknown(label, f"not valid JSON, nor a text log the lab reads (it starts {start!r})") from None
     if document is None:  # JSON lines
         lines = read_lines(data, label)
         found = chosen or detect_lines(lines.objects)
         if found.load_lines is None:
             raise ConversationError(f"the {found.name} format is one JSON document, not JSON lines", where=label)
-        return found.load_lines(lines), False
+        read = found.load_lines
+        return guarded(lambda: read(lines), found, chosen is None and found.lines_rank == CATCH_ALL,
+                       keys_of(value for _, value in lines.objects), "JSON lines", label), False
     found = chosen or detect_document(document.value)
     if found.load_document is not None:
-        return found.load_document(document.value, label), document.by_orjson
+        load = found.load_document
+        return guarded(lambda: load(document.value, label), found,
+                       chosen is None and found.document_rank == CATCH_ALL, document_keys(document.value),
+                       f"a JSON {'list' if isinstance(document.value, list) else 'document'}", label), \
+            document.by_orjson
     if found.load_lines is not None:
         return found.load_lines(read_lines(data, label)), False
     raise ConversationError(f"the {found.name} format is not JSON", where=label)

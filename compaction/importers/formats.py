@@ -12,11 +12,11 @@ kinds accepts anything, so the error a file gets is that format's own, naming th
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from compaction.importers import anthropic, openai, trace
 from compaction.importers.jsonl import JsonLines
-from compaction.importers.runs import RunKey
 from compaction.model.conversation import Conversation
 
 CATCH_ALL = 1_000  # the rank of the entry that accepts any document or any JSON lines
@@ -39,10 +39,14 @@ class Format:
     document_rank: int = 500  # detection order among the document sniffers, lowest first
     lines_rank: int = 500  # and among the JSON lines sniffers
     aliases: tuple[str, ...] = ()  # other names `--format` accepts for it
-    # a file that holds several sessions: (bytes, label) -> their keys (two or more, else ()), and
-    # (bytes, key, label) -> the one named (importers/runs.py)
-    sessions: Callable[[bytes, str], tuple[RunKey, ...]] | None = None
-    load_session: Callable[[bytes, RunKey, str], Conversation] | None = None
+    # a binary file (a database): its recogniser of the bytes, and the reading of the whole file (its bytes, a
+    # label, and its path when it has one: a database is read where it lies, with the files beside it)
+    binary: Callable[[bytes], bool] | None = None
+    load_bytes: Callable[[bytes, str, Path | None], Conversation] | None = None
+    # a file that may hold several sessions: their keys (importers/runs.py), and the reading of one of them
+    sessions: Callable[[Path], tuple] | None = None
+    load_session: Callable[[Path, Any, str], Conversation] | None = None
+    marks: tuple[str, ...] = ()  # the keys its objects carry: an unknown file sharing them resembles it
 
 
 def anything(_value) -> bool:
@@ -66,9 +70,11 @@ def register(entry: Format) -> Format:
 for _generic in (
     Format("anthropic", "Anthropic", "Anthropic Messages: a request body or a list of messages (JSON), or one "
            "message a line (JSONL)", (".json", ".jsonl"), anthropic.from_json, anthropic.from_lines,
-           anything, anthropic.lines_look_like, document_rank=CATCH_ALL, lines_rank=400),
+           anything, anthropic.lines_look_like, document_rank=CATCH_ALL, lines_rank=400,
+           marks=("messages", "role", "content", "system", "tools", "max_tokens")),
     Format("openai", "OpenAI chat", "an OpenAI chat conversation (JSON)", (".json",), openai.from_json,
-           None, openai.looks_like, document_rank=600),
+           None, openai.looks_like, document_rank=600,
+           marks=("messages", "role", "content", "tool_calls", "tool_call_id", "function_call")),
     Format("compaction-trace", "Compaction Lab trace", "the trace of the lab's compacting client (one line per model "
            "call, with the usage the API answered)", (".jsonl",), None, trace.load, None, trace.looks_like,
            lines_rank=100),
@@ -102,6 +108,11 @@ def detect_document(value: Any) -> Format:
 
 def detect_lines(objects: list[tuple[int, dict]]) -> Format:
     return next(entry for entry in _ranked("lines") if entry.lines is not None and entry.lines(objects))
+
+
+def detect_binary(data: bytes) -> Format | None:
+    """The binary format (a database) whose recogniser accepts the file's bytes, or None."""
+    return next((entry for entry in _TABLE.values() if entry.binary is not None and entry.binary(data)), None)
 
 
 def detect_text(head: str) -> Format | None:

@@ -1,14 +1,10 @@
-"""The sessions of a file that holds several, each named by a RunKey: the one mechanism behind a corpus's
-rows and the upload's picker (importers.sessions_in lists them, importers.load_run reads one).
-
-Two kinds feed it. Evaluation output files, one agent run a line (an evaluation's `output.jsonl`): each
-line holds a run's conversation under `history`, and its `instance_id` names it; loaded as one file, the
-first run is loaded, with a warning naming how many the file holds. And any format whose entry gives
-`sessions` (a function listing the sessions of a file's bytes) and `load_session` (reading one): a chat
-history's runs, later a database of many sessions.
+"""Evaluation output files, one agent run a line (an evaluation's `output.jsonl`): each line holds a
+run's conversation under `history`, and its `instance_id` names it. Loaded as one file, the first run
+is loaded, with a warning naming how many the file holds; a corpus reads each run as a session of its
+own (`runs_in` lists them, importers.load_run reads one). A database that holds several sessions (a
+format's `sessions`) is listed the same way, a key each.
 """
 
-import io
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from compaction.errors import ConversationError
+from compaction.importers.formats import all_formats
 from compaction.importers.jsonl import JsonLines
 from compaction.importers.limits import MAX_FILE_BYTES
 from compaction.importers.source import loads_line
 from compaction.model.conversation import Conversation, LoadWarning
 
 RUNS_SUFFIX = ".jsonl"  # one run a line: JSON lines
+TEXT_HEAD = 65_536  # bytes of a file shown to a text format's recogniser (as importers.load_conversation does)
 _FIRST_LINES = 50  # lines looked at for the first object (blank lines, // notes, a CLI's plain-text lines)
 
 # a format's reading of one run: (the part of the line its reader takes, a label) -> the Conversation
@@ -75,7 +73,12 @@ class RunKey:
     line: int  # the run's line in the file, from 1
     name: str  # its instance_id (with its line when two runs share one), else "line N"
     instance: str | None = None  # the instance_id as written, checked again when the run is read
-    format: str | None = None  # the format whose load_session reads it; None: a line of an evaluation output
+    format: str | None = None  # a format that lists and reads the file's sessions itself (formats.py: sessions)
+
+
+# what a format's lister gives for a file that is a piece of a session read from another file (one message
+# of a storage folder): a corpus leaves it out
+PART_OF_A_SESSION = (RunKey(0, "a piece of a session read from another file"),)
 
 
 def instance_of(row: dict) -> str | None:
@@ -83,11 +86,20 @@ def instance_of(row: dict) -> str | None:
     return found if isinstance(found, str) and found.strip() else None
 
 
-def runs_in(path: Path) -> tuple[RunKey, ...]:
+def runs_in(path: Path, name: str | None = None) -> tuple[RunKey, ...]:
     """The runs of a JSON-lines file holding two or more (each line a run with its `history`); () for any
     other file, which is one session, or one that cannot be read here (its reading says why). Only the
-    first object line is parsed unless the file is such an output."""
-    if not path.name.lower().endswith(RUNS_SUFFIX):
+    first object line is parsed unless the file is such an output. A format that lists the sessions of its
+    own files (a database, an export of several, a chat history of several runs) gives their keys. `name`:
+    the name the file came under when its path does not carry it (an upload kept under its content's
+    hash); a text format then also knows its files by their first lines, whatever their name."""
+    named = (name or path.name).lower()
+    listed = next((found for entry in all_formats() if entry.sessions is not None
+                   and (named.endswith(entry.suffixes) or name is not None and _text_of(entry, path))
+                   and (found := entry.sessions(path))), ())
+    if listed:
+        return listed
+    if not named.endswith(RUNS_SUFFIX):
         return ()
     try:
         with path.open("rb") as handle:
@@ -97,15 +109,6 @@ def runs_in(path: Path) -> tuple[RunKey, ...]:
             data = handle.read()
     except OSError:
         return ()
-    return _runs_of(data)
-
-
-def runs_in_data(data: bytes) -> tuple[RunKey, ...]:
-    """runs_in for a file's bytes (an upload)."""
-    return _runs_of(data) if _opens_with_a_run(io.BytesIO(data)) else ()
-
-
-def _runs_of(data: bytes) -> tuple[RunKey, ...]:
     keys: list[RunKey] = []
     names: set[str] = set()
     for number, raw in enumerate(data.split(b"\n"), start=1):
@@ -119,6 +122,18 @@ def _runs_of(data: bytes) -> tuple[RunKey, ...]:
         names.add(name)
         keys.append(RunKey(number, name, instance))
     return tuple(keys) if len(keys) > 1 else ()
+
+
+def _text_of(entry, path: Path) -> bool:
+    """Whether `path`'s head is a file of the text format `entry` (its recogniser of the text)."""
+    if entry.text is None:
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(TEXT_HEAD)
+    except OSError:
+        return False
+    return head.lstrip()[:1] not in (b"{", b"[") and entry.text(head.decode("utf-8", "ignore"))
 
 
 def run_line(data: bytes, key: RunKey, label: str) -> dict:

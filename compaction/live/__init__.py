@@ -18,7 +18,7 @@ One idea per module:
 from compaction.live.calls import Call
 from compaction.live.composition import LIVE_KINDS, LIVE_TITLES, LiveComposition, live_composition
 from compaction.live.follower import Follower, Reported
-from compaction.live.forecast import Forecast, forecast
+from compaction.live.forecast import Forecast, forecast, range_label
 from compaction.live.formats import LiveFormat, document_format, live_format, live_formats, names, titles
 from compaction.live.places import Offered, agent_sessions, followable
 from compaction.live.rules import RuleForm, agent_rule, rule_for, rule_form, what_if
@@ -26,4 +26,5 @@ from compaction.live.session import LiveSession
 
 __all__ = ["Call", "Follower", "Forecast", "LIVE_KINDS", "LIVE_TITLES", "LiveComposition", "LiveFormat", "LiveSession",
            "Offered", "Reported", "RuleForm", "agent_rule", "agent_sessions", "document_format", "followable", "forecast",
-           "live_composition", "live_format", "live_formats", "names", "rule_for", "rule_form", "titles", "what_if"]
+           "live_composition", "live_format", "live_formats", "names", "range_label", "rule_for", "rule_form", "titles",
+           "what_if"]

@@ -9,8 +9,9 @@
   middle of the calls they take): the next call carries at least what was written since. "1 call" means
   the agent compacts before its next call.
 - The range `calls_left_range` (about 80 %): the 10th and 90th percentiles of those replays, widened by
-  pace.DRIFT, the part of a session's future its recent past does not show, checked on the public logs
-  (benchmarks/forecast_real_logs.py).
+  pace.DRIFT, the part of a session's future its recent past does not show, fitted and checked on the public
+  logs (benchmarks/forecast_calibration.py). A session with fewer than pace.SHORT growths of history gets a
+  wider range that does not claim 80 % (`range_label` says how many calls it rests on).
 - What it costs (costs.py): the compaction's own call, and the first call after it, which reads the system
   prompt and tools from the cache and writes the rest, against the next call without compacting.
 """
@@ -20,7 +21,7 @@ from dataclasses import asdict, dataclass
 
 from compaction.live.costs import Costs, compaction_costs
 from compaction.live.formats import live_format
-from compaction.live.pace import middle, passages, spread
+from compaction.live.pace import SHORT, middle, passages, spread
 from compaction.live.rules import Rule, agent_rule, counted, kept
 from compaction.live.session import LiveSession
 
@@ -40,6 +41,7 @@ class Forecast:
     kept_basis: str | None  # where kept_tokens comes from
     summary_basis: str | None
     costs: Costs | None
+    history_calls: int = 0  # the growths of its own history the range rests on (pace.SHORT: enough for 80 %)
 
     def as_dict(self) -> dict:
         found = asdict(self)
@@ -81,7 +83,14 @@ def forecast(session: LiveSession, rule: Rule) -> Forecast:
     costs = compaction_costs(session, context, tokens_now, after, growth) if after else None
     return Forecast(rule.strategy, rule.label, rule.threshold, tokens_now, rule.threshold - tokens_now, growth,
                     calls, around, after.action if after else None, after.tokens if after else None,
-                    after.kept_basis if after else None, after.basis if after else None, costs)
+                    after.kept_basis if after else None, after.basis if after else None, costs, len(growths))
+
+
+def range_label(forecast: Forecast) -> str:
+    """What the range claims: '80 %', or, with too short a history, that it rests on only so many calls."""
+    if forecast.history_calls >= SHORT:
+        return "80 %"
+    return f"wider, from only {forecast.history_calls} call{'s' if forecast.history_calls != 1 else ''} of history"
 
 
 def calls_left(threshold: int, context: int, pending: int, growths: Sequence[int]) -> int | None:

@@ -8,14 +8,18 @@ the newest), and the calls each start takes to close the gap are counted. The mi
 the point (`calls_left`), their 10th and 90th percentiles the range, widened by DRIFT, the part of a
 session's future the recent past does not show (a burst of reads it has not had yet, a quiet stretch).
 
-Checked on the public logs (benchmarks/forecast_real_logs.py, 20, 10 and 5 calls before each compaction;
-DRIFT tuned on one half of the files, checked on the other).
+A session with fewer than SHORT growths of its own has too little history to hold 80 %: its range is
+widened by SHORT_DRIFT instead, and the forecast says so (forecast.range_label). Both widenings are fitted
+on the tune part of the public logs split by repository, by leaving one repository out, and checked on the
+held-out part (benchmarks/forecast_calibration.py, at 20, 10 and 5 calls before each compaction).
 """
 
 import math
 from collections.abc import Sequence
 
-DRIFT = 0.55  # the range's ends move by exp(DRIFT) beyond the replayed 10th and 90th percentiles
+DRIFT = 0.84  # the range's ends move by exp(DRIFT) beyond the replayed 10th and 90th percentiles
+SHORT = 10  # growths of a session's own history under which its range is not 80 %
+SHORT_DRIFT = 0.96  # the widening of such a session's range
 LOW, HIGH = 0.1, 0.9
 
 
@@ -57,8 +61,17 @@ def middle(found: Sequence[int]) -> int:
     return int(quantile(found, 0.5) + 0.5)
 
 
+def drift(growths: int) -> float:
+    """The widening of the range of a session with `growths` growths of history."""
+    return SHORT_DRIFT if growths < SHORT else DRIFT
+
+
 def spread(found: Sequence[int]) -> tuple[int, int]:
-    """[low, high] of the calls left, about 80 %: the replayed 10th and 90th percentiles, widened by DRIFT
-    (1 stays 1: the compaction cannot come before the next call)."""
-    low, high = quantile(found, LOW), quantile(found, HIGH)
-    return max(1, math.floor(1 + (low - 1) * math.exp(-DRIFT))), math.ceil(1 + (high - 1) * math.exp(DRIFT))
+    """[low, high] of the calls left, about 80 %: the replayed 10th and 90th percentiles (one replay per
+    growth of history), widened by the drift (1 stays 1: the compaction cannot come before the next call)."""
+    return widen(quantile(found, LOW), quantile(found, HIGH), drift(len(found)))
+
+
+def widen(low: float, high: float, by: float) -> tuple[int, int]:
+    """The replayed percentiles `low` and `high` moved apart by exp(`by`)."""
+    return max(1, math.floor(1 + (low - 1) * math.exp(-by))), math.ceil(1 + (high - 1) * math.exp(by))

@@ -9,7 +9,7 @@ the tokens and calls left to the agent's compaction with the whole forecast; the
 
 from compaction.live.events import Note
 from compaction.live.follower import Gone, Reported, Restarted, Skipped
-from compaction.live.forecast import Forecast
+from compaction.live.forecast import Forecast, range_label
 from compaction.live.session import CallUpdate, CompactionUpdate
 from compaction.live.tail import Read
 
@@ -61,9 +61,9 @@ def calls_words(forecast: Forecast) -> str:
             else "no call left to count: the context is not growing"
     if forecast.calls_left == 1:
         return "before the next call"
-    spread = forecast.calls_left_range
-    within = "" if spread is None else f" (80 %: {spread[0]:,}-{spread[1]:,})" if spread[1] is not None \
-        else f" (80 %: {spread[0]:,} or more)"
+    spread, label = forecast.calls_left_range, range_label(forecast)
+    within = "" if spread is None else f" ({label}: {spread[0]:,}-{spread[1]:,})" if spread[1] is not None \
+        else f" ({label}: {spread[0]:,} or more)"
     return f"{forecast.calls_left:,} calls left{within}"
 
 

@@ -68,7 +68,7 @@ _SONNET_55_CUT = ("https://github.com/kurofune/claudit/releases/tag/v1.9.2 (rele
                   "0.10 x to 0.05 x on 2026-10-07; the overview page still read $0.20)")
 _HAIKU_55 = ANTHROPIC_MODELS.format("haiku-5-5") + " and https://apidog.com/blog/how-to-use-claude-haiku-5-5-api/ " \
     "(bands: prompts up to 100k tokens, and over)"
-_OPENAI_COPILOT = OPENAI + " (figures as github/docs data/tables/copilot/models-and-pricing.yml quotes them)"
+_OPENAI_COPILOT = OPENAI + " (figures as the models-and-pricing.yml table of github/docs quotes them)"
 
 PRICE_TABLE: tuple[ModelPrice, ...] = (
     # Anthropic Claude 3.x - 5.x (platform.claude.com pricing table; model pages for the 5.x rows)

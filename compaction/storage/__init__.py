@@ -5,8 +5,8 @@ Its modules are internal to the engine: the dashboard and other packages use the
 """
 
 from compaction.storage.outputs import OutputStore, StoredOutput, safe_name
-from compaction.storage.uploads import digest_of, keep_upload, kept_upload
+from compaction.storage.uploads import digest_of, keep_upload, kept_path, kept_upload
 from compaction.storage.workspaces import new_session_store, remove_stale_sessions
 
-__all__ = ["OutputStore", "StoredOutput", "digest_of", "keep_upload", "kept_upload", "new_session_store",
+__all__ = ["OutputStore", "StoredOutput", "digest_of", "keep_upload", "kept_path", "kept_upload", "new_session_store",
            "remove_stale_sessions", "safe_name"]

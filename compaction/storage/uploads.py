@@ -37,6 +37,14 @@ def keep_upload(root: str | Path, data: bytes, name: str) -> str:
     return digest
 
 
+def kept_path(root: str | Path, digest: str) -> Path | None:
+    """The file an upload is kept in (for the readers that take a path: a file's sessions), or None."""
+    if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
+        return None
+    path = Path(root) / UPLOADS / digest
+    return path if path.is_file() else None
+
+
 def kept_upload(root: str | Path, digest: str) -> tuple[bytes, str] | None:
     """(bytes, name) of the upload kept under `digest`; None when the text is no digest, nothing is kept
     under it, or what is kept there no longer has that hash."""

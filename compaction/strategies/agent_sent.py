@@ -45,3 +45,16 @@ def recorded_tokens(history: History, call: int) -> int | None:
     """The context the log recorded for the call at original index `call`, or None."""
     usage = history.recorded.usage
     return recorded_context(usage[call]) if 0 <= call < len(usage) and usage[call] else None
+
+
+def newest_call(history: History) -> int | None:
+    """Where the newest assistant message (the newest call's reply) is, or None before the first call."""
+    return next((p for p in range(len(history.messages) - 1, -1, -1)
+                 if history.messages[p].get("role") == "assistant"), None)
+
+
+def context_through(history: History, position: int) -> int:
+    """The tokens of the call at `position` with its reply: messages[:position + 1] (the newest call's
+    prompt and output, which an agent reads from the provider's usage)."""
+    return history.derive(history.messages[:position + 1], history.sizes[:position + 1],
+                          history.origins[:position + 1]).context_tokens

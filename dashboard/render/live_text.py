@@ -2,7 +2,7 @@
 newest calls as rows, and where the file was read (the offsets, so it can be seen that nothing is read
 twice)."""
 
-from compaction.live import Call, Forecast, LiveSession
+from compaction.live import Call, Forecast, LiveSession, range_label
 from compaction.measures import bills_cache_writes
 
 TABLE_CALLS = 20
@@ -21,10 +21,11 @@ def distance_sentence(forecast: Forecast) -> str:
             "the context is not growing, so no call can be counted"
         return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens away "
                 f"({pace}).")
-    spread = forecast.calls_left_range
+    spread, label = forecast.calls_left_range, range_label(forecast)
+    likely = f"{label} likely" if label == "80 %" else f"{label}:"
     within = "" if forecast.calls_left == 1 or spread is None else \
-        f" (80 % likely between {spread[0]:,} and {spread[1]:,})" if spread[1] is not None else \
-        f" (80 % likely {spread[0]:,} or more)"
+        f" ({likely} between {spread[0]:,} and {spread[1]:,})" if spread[1] is not None else \
+        f" ({likely} {spread[0]:,} or more)"
     when = "before the next call" if forecast.calls_left == 1 else f"in about {forecast.calls_left:,} calls{within}"
     return (f"{forecast.label} compacts at {forecast.threshold:,} tokens: {forecast.tokens_left:,} tokens to go, "
             f"{when}, counted by replaying the session's last growths (on average {growth:,.0f} tokens per call).")

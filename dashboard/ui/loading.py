@@ -82,26 +82,30 @@ def load_sample(name: str) -> Loaded:
 # Uploads can be large and the caches are shared by every session: keep few, and not for long. Keyed by
 # the content's digest, computed once (the bytes themselves are not hashed again for the key).
 @st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
-def _parse_upload(digest: str, name: str, _data: bytes, session: int | None) -> Conversation:
-    if session is None:
+def _parse_upload(digest: str, name: str, _data: bytes, session: int | None, kept: str | None) -> Conversation:
+    if session is None or kept is None:
         return load_conversation(_data, name=name)
-    return load_run(_data, next(key for key in upload_sessions(digest, name, _data) if key.line == session), name=name)
+    key = next(key for key in upload_sessions(digest, name, kept) if key.line == session)
+    return load_run(kept, key, name=name)
 
 
 @st.cache_resource(show_spinner=False, max_entries=8, ttl=CACHE_TTL_S)
-def upload_sessions(digest: str, name: str, _data: bytes) -> tuple[RunKey, ...]:
-    """The sessions of an uploaded file that holds several (importers.sessions_in), else ()."""
-    return sessions_in(_data, name)
+def upload_sessions(digest: str, name: str, kept: str) -> tuple[RunKey, ...]:
+    """The sessions of an uploaded file that holds several (importers.sessions_in, on the file the upload
+    is kept in, under the name it came with), else ()."""
+    return sessions_in(kept, name)
 
 
-def load_upload(data: bytes, name: str, session: int | None = None) -> Loaded:
-    """An uploaded file's bytes, or one session of a file holding several (`session`: its RunKey.line; one no
-    longer in the file: the whole file); ConversationError naming the file and the place when malformed."""
+def load_upload(data: bytes, name: str, session: int | None = None, kept: Path | None = None) -> Loaded:
+    """An uploaded file's bytes, or one session of a file holding several (`session`: its RunKey.line, read
+    from `kept`, the file the upload is kept in; one no longer in the file: the whole file);
+    ConversationError naming the file and the place when malformed."""
     digest = hashlib.sha256(data).hexdigest()
-    key = next((key for key in upload_sessions(digest, name, data) if key.line == session), None)
+    sessions = upload_sessions(digest, name, str(kept)) if kept is not None else ()
+    key = next((key for key in sessions if key.line == session), None)
     line = key.line if key is not None else None
     return Loaded(f"upload:{digest[:20]}" + (f":{line}" if key else ""), name if key is None else f"{name} [{key.name}]",
-                  "upload", _parse_upload(digest, name, data, line), digest, line)
+                  "upload", _parse_upload(digest, name, data, line, str(kept) if kept else None), digest, line)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)

@@ -10,7 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 from compaction.errors import CompactionError
-from compaction.storage import keep_upload, kept_upload
+from compaction.storage import keep_upload, kept_path, kept_upload
 from dashboard.ui import loading
 
 STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
@@ -26,8 +26,8 @@ def store_root() -> Path:
 def take(data: bytes, name: str) -> loading.Loaded:
     """An uploaded file, kept for a reload, and loaded (ConversationError when no format reads it: it is
     kept all the same, so nothing the person gave is lost)."""
-    keep_upload(store_root(), data, name)
-    return loading.load_upload(data, name)
+    digest = keep_upload(store_root(), data, name)
+    return loading.load_upload(data, name, kept=kept_path(store_root(), digest))
 
 
 def restored() -> loading.Loaded | None:
@@ -38,7 +38,8 @@ def restored() -> loading.Loaded | None:
         return None
     session = st.query_params.get(SESSION_PARAM)
     try:
-        return loading.load_upload(*kept, int(session) if session and session.isdigit() else None)
+        return loading.load_upload(*kept, int(session) if session and session.isdigit() else None,
+                                   kept_path(store_root(), digest))
     except CompactionError:
         return None
 
@@ -60,7 +61,8 @@ def session_picker(shown: loading.Loaded, use: Callable[[loading.Loaded], None])
     if kept is None:
         return
     data, name = kept
-    sessions = loading.upload_sessions(shown.upload, name, data)
+    path = kept_path(store_root(), shown.upload)
+    sessions = loading.upload_sessions(shown.upload, name, str(path)) if path is not None else ()
     if not sessions:
         return
     options: list[int | None] = [None, *(key.line for key in sessions)]
@@ -69,5 +71,5 @@ def session_picker(shown: loading.Loaded, use: Callable[[loading.Loaded], None])
                           index=options.index(shown.session) if shown.session in options else 0,
                           format_func=titles.get, key=f"upload_session_{shown.upload[:16]}")
     if chosen != shown.session:
-        use(loading.load_upload(data, name, chosen))
+        use(loading.load_upload(data, name, chosen, path))
         st.rerun()

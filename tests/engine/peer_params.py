@@ -32,6 +32,11 @@ TIGHT = {
     "codex": {"window_tokens": 3_000, "user_message_budget_tokens": 50},
     "gemini-cli": {"window_tokens": 6_000, "function_response_budget_tokens": 200, "truncate_chars": 400},
     "aider": {"max_chat_history_tokens": 1_024, "summarizer_window_tokens": 2_000},
+    "opencode": {"context_limit_tokens": 35_000, "prune_protect_tokens": 300},
+    "crush": {"window_tokens": 6_000},
+    "goose": {"window_tokens": 6_000},
+    "copilot-cli": {"window_tokens": 3_000},
+    "pi": {"window_tokens": 3_000, "reserve_tokens": 500, "keep_recent_tokens": 300},
 }
 
 
@@ -85,4 +90,9 @@ IDLE = {
     "codex": {"window_tokens": 10_000_000},
     "gemini-cli": {"window_tokens": 10_000_000},
     "aider": {"max_chat_history_tokens": 10_000_000},
+    "opencode": {"auto": False, "prune": False},
+    "crush": {"disable_auto_summarize": True},
+    "goose": {"threshold": 0.0},
+    "copilot-cli": {"window_tokens": 10_000_000},
+    "pi": {"window_tokens": 10_000_000},
 }

@@ -106,11 +106,12 @@ def test_the_preset_compacts_where_the_log_did(name, version, threshold, before,
 
 def test_the_other_versions_rule_would_compact_elsewhere():
     # 2.0.53's log never reaches 167,000 (its largest estimate is about 156,000); 2.1.41's log is over
-    # 155,000 from its first call (157,375), so the 2.0.x rule compacts at once
+    # 155,000 from its first call (157,375), so the 2.0.x rule compacts as soon as a response's usage says
+    # so: after the first call (before it Claude Code counts the messages alone)
     _, old = _case("auto_compact_2_0_53.jsonl")
     _, new = _case("auto_compact_2_1_41.jsonl")
     assert _first_compaction(replay(old, strategy=build("claude-code", {"version": "2.1.41"}))) is None
-    assert _first_compaction(replay(new, strategy=build("claude-code", {"version": "2.0.76"}))) == 0
+    assert _first_compaction(replay(new, strategy=build("claude-code", {"version": "2.0.76"}))) == 1
 
 
 def test_a_conversation_replayed_as_loaded_uses_the_newest_rule_until_the_replay_passes_its_version():

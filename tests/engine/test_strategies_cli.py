@@ -19,7 +19,7 @@ CLEARED = len(repr("x" * 4000)) - len(repr(API_CLEARED))
 NAMES = {"pipeline", "masking", "summary_keep_last", "claude-code", "anthropic-clear-tool-uses",
          "anthropic-clear-thinking", "anthropic-compact", "langchain-summarization", "langchain-clear-tool-uses",
          "openhands-masking", "openhands-recent", "openhands-llm", "openhands-amortized", "openhands-pipeline",
-         "hybrid", "codex", "gemini-cli", "aider", "as-recorded"}
+         "hybrid", "codex", "gemini-cli", "aider", "opencode", "copilot-cli", "pi", "as-recorded", "crush", "goose"}
 
 
 @pytest.fixture
@@ -118,5 +118,5 @@ def test_docs_strategies_md_is_the_registry_written_out(capsys):
         assert f"## {spec.title} (`{name}`)" in written
         for source in spec.sources:
             assert source.label in written
-    # Claude Code's, Codex CLI's, Gemini CLI's and Aider's sections
-    assert written.count("Known only from public reverse engineering") == 4
+    # every preset read from public source or reverse engineering says so in its section
+    assert written.count("Known only from public reverse engineering") == sum(1 for s in REGISTRY.values() if s.reverse_engineered)

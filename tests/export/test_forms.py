@@ -48,7 +48,8 @@ def test_each_export_is_what_its_agent_reads(strategy, form):
     exported = export(strategy, form=form)
     assert exported.text.endswith("\n") and exported.filename and exported.strategy == strategy
     check = {"python": ast.parse, "client": ast.parse, "langchain": ast.parse, "codex": tomllib.loads,
-             "context_management": json.loads, "gemini-cli": json.loads, "claude-code": env_lines, "aider": yaml.safe_load,
+             "context_management": json.loads, "gemini-cli": json.loads, "claude-code": env_lines, "aider": yaml.safe_load, "opencode": json.loads, "crush": json.loads, "goose": yaml.safe_load,
+             "copilot-cli": env_lines, "pi": json.loads,
              "openhands": tomllib.loads if exported.language == "toml" else json.loads}[form]
     check(exported.text)
 

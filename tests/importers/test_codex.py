@@ -71,7 +71,7 @@ def test_the_mid_turn_compaction_point_and_what_codex_sent_after_it():
     conversation = _load("codex_compaction.jsonl")
     (boundary,) = conversation.metadata["compact_boundaries"]
     # the last response before it: 231,922 input + 649 output; compacted and context_compacted are one point
-    assert boundary == {"index": 5, "trigger": "unknown", "pre_tokens": 232_571, "position": "mid_turn", "line": 16,
+    assert boundary == {"index": 5, "trigger": "auto", "pre_tokens": 232_571, "position": "mid_turn", "line": 16,
                         "replacement_items": 5, "new_start": True, "kept_user_messages": 2,
                         "kept_assistant_messages": 1, "encrypted_summary_chars": 24}
     new_start = conversation.messages[5]
@@ -133,3 +133,27 @@ def test_the_format_can_be_named_and_is_found_without_it():
     data = (CASES / "codex_parallel_calls.jsonl").read_bytes()
     assert load_conversation(data, name="r.jsonl").format == "codex"
     assert load_conversation(data, format="codex", name="r.jsonl").format == "codex"
+
+
+def _person_compacts(context: int) -> list[str]:
+    """A turn answered at `context` tokens, then a compaction between turns (the person's next message after
+    it), as the 0.64-0.105 rollouts write it: `compacted` with its replacement history, `context_compacted`."""
+    said = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "tidy the module"}]}
+    return [_line("session_meta", {"id": "s", "cli_version": "0.64.0"}), _line("response_item", said),
+            _line("response_item", {"type": "message", "role": "assistant",
+                                    "content": [{"type": "output_text", "text": "Tidied."}]}),
+            _tokens(context, context, context - 2_000, 300),
+            _line("compacted", {"message": "", "replacement_history": [said]}),
+            _line("event_msg", {"type": "context_compacted"}),
+            _line("response_item", {"type": "message", "role": "user",
+                                    "content": [{"type": "input_text", "text": "now the tests"}]})]
+
+
+def test_a_compaction_between_turns_well_under_the_limit_is_the_persons():
+    # Codex compacts by itself at 90 % of the window; between turns at 30 % it was the person's /compact
+    lines = _person_compacts(77_000)
+    (boundary,) = load_conversation("\n".join(lines).encode(), name="rollout.jsonl").metadata["compact_boundaries"]
+    assert (boundary["position"], boundary["trigger"]) == ("between_turns", "manual")
+    (boundary,) = load_conversation("\n".join(_person_compacts(240_000)).encode(),
+                                    name="rollout.jsonl").metadata["compact_boundaries"]
+    assert (boundary["position"], boundary["trigger"]) == ("between_turns", "auto")

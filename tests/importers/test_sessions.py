@@ -17,21 +17,23 @@ HISTORY = Path(__file__).parent / "sessions" / "aider_three_runs.md"
 STARTS = ("2026-04-07 08:12:40", "2026-04-07 10:03:55", "2026-04-08 09:20:11")
 
 
-def test_an_aider_history_lists_its_three_runs_from_its_bytes_and_its_default_name(tmp_path):
-    data = HISTORY.read_bytes()
-    from_bytes = sessions_in(data, "aider.chat.history.md")
-    assert [key.instance for key in from_bytes] == list(STARTS)
-    assert [key.name for key in from_bytes] == [f"run {n}, started {start}" for n, start in enumerate(STARTS, 1)]
-    assert {key.format for key in from_bytes} == {"aider"}
+def test_an_aider_history_lists_its_three_runs_by_its_default_name_or_as_an_upload(tmp_path):
     named = tmp_path / ".aider.chat.history.md"
     shutil.copy(HISTORY, named)
-    assert sessions_in(named) == from_bytes
+    found = sessions_in(named)
+    assert [key.instance for key in found] == list(STARTS)
+    assert [key.name for key in found] == [f"run {n}, started {start}" for n, start in enumerate(STARTS, 1)]
+    assert {key.format for key in found} == {"aider"}
+    kept = tmp_path / "kept-under-its-hash"
+    shutil.copy(HISTORY, kept)
+    assert sessions_in(kept, "aider.chat.history.md") == found  # an upload: known by its first lines
+    shutil.copy(HISTORY, tmp_path / "notes.md")
     assert sessions_in(tmp_path / "notes.md") == ()  # a name no format with sessions comes in: not read
 
 
 def test_each_run_is_read_alone_and_the_whole_file_still_reads_as_before():
     data = HISTORY.read_bytes()
-    runs = [load_run(data, key, name="h.md") for key in sessions_in(data, "h.md")]
+    runs = [load_run(HISTORY, key, name="h.md") for key in sessions_in(HISTORY, "h.md")]
     asked = [run.messages[0]["content"] for run in runs]
     assert asked[0].startswith("the coupon is applied twice") and asked[1].startswith("add a test")
     assert asked[2].startswith("why does total() round down")
@@ -39,9 +41,10 @@ def test_each_run_is_read_alone_and_the_whole_file_still_reads_as_before():
     assert sum(len(run.messages) for run in runs) == len(load_conversation(data, name="h.md").messages)
 
 
-def test_a_run_no_longer_where_it_was_is_refused_with_its_line():
+def test_a_run_no_longer_where_it_was_is_refused_with_its_line(tmp_path):
     key = RunKey(29, "run 2, started 2026-04-07 10:03:55", "2026-04-07 10:03:55", "aider")
-    changed = HISTORY.read_bytes().replace(b"10:03:55", b"10:04:00")
+    changed = tmp_path / ".aider.chat.history.md"
+    changed.write_bytes(HISTORY.read_bytes().replace(b"10:03:55", b"10:04:00"))
     with pytest.raises(ConversationError, match="line 29 no longer starts run 2"):
         load_run(changed, key, name="h.md")
 

@@ -23,7 +23,8 @@ def test_each_call_once_from_its_first_token_count(tmp_path):
 def test_the_compaction_is_counted_once_and_the_forecast_starts_again(tmp_path):
     follower, reported = follow_line_by_line("codex_growing.jsonl", tmp_path / "rollout.jsonl")
     [compaction] = compactions(reported)
-    assert (compaction.update.compaction.line, compaction.update.compaction.trigger) == (22, None)
+    # mid-turn (after a tool's output): Codex's own (agents/codex/triggers.py)
+    assert (compaction.update.compaction.line, compaction.update.compaction.trigger) == (22, "auto")
     before = [item.forecast for item in calls(reported)][:4]
     assert {forecast.threshold for forecast in before} == {244_800}  # 90 % of the 272,000 window
     assert before[-1].calls_left == 1
@@ -83,3 +84,23 @@ def test_what_a_remote_compaction_carries_on_with(tmp_path):
     session = follower.session
     assert session.prefix_tokens is not None and "a remote compaction" in last_before.kept_basis
     assert last_before.kept_tokens == 12_000 - session.opening_tokens + 12 + 1_300
+
+
+def test_a_compaction_between_turns_under_the_limit_is_read_as_the_persons():
+    from compaction.agents.codex.live_lines import CodexLines
+    from compaction.live.events import CompactionSeen
+
+    def seen(context: int) -> str | None:
+        reader = CodexLines()
+        lines = [{"type": "session_meta", "payload": {"id": "s", "cli_version": "0.64.0"}},
+                 {"type": "response_item", "payload": {"type": "message", "role": "assistant",
+                                                       "content": [{"type": "output_text", "text": "Done."}]}},
+                 {"type": "event_msg", "payload": {"type": "token_count", "info": {
+                     "total_token_usage": {"input_tokens": context, "total_tokens": context + 300},
+                     "last_token_usage": {"input_tokens": context, "cached_input_tokens": 0, "output_tokens": 300,
+                                          "total_tokens": context + 300}, "model_context_window": 258_400}}},
+                 {"type": "compacted", "payload": {"message": "", "replacement_history": []}}]
+        events = [event for number, line in enumerate(lines, 1) for event in reader.read(number, line)]
+        return next(event.trigger for event in events if isinstance(event, CompactionSeen))
+
+    assert (seen(80_000), seen(230_000)) == ("manual", "auto")  # 31 % and 89 % of the window, between turns

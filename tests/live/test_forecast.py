@@ -8,8 +8,8 @@ import pytest
 from compaction.errors import SettingsError
 from compaction.live.events import CallSeen, FileRead
 from compaction.live.follower import Follower
-from compaction.live.forecast import calls_left, calls_left_range, forecast
-from compaction.live.pace import DRIFT, passages
+from compaction.live.forecast import calls_left, calls_left_range, forecast, range_label
+from compaction.live.pace import DRIFT, SHORT, SHORT_DRIFT, passages
 from compaction.live.rules import agent_rule, rule_for
 from compaction.live.session import LiveSession
 from tests.live.growing import CASES
@@ -131,6 +131,24 @@ def test_the_range_is_the_replays_widened_by_the_drift():
     assert calls_left_range(121_000, 121_500, 0, [1_000]) == (1, 1)  # already past: before the next call
     assert calls_left_range(121_000, 100_000, 0, []) is None  # one call: no pace yet
     assert calls_left_range(121_000, 100_000, 0, [0, -20]) == (1, None)  # not growing: no end in sight
+
+
+def test_a_short_history_gets_a_wider_range_that_does_not_claim_80_percent():
+    """Under pace.SHORT growths the replays are too few to hold 80 %: the range widens by SHORT_DRIFT and the
+    forecast says how many calls it rests on."""
+    short = calls_left_range(121_000, 100_000, 0, [1_000] * (SHORT - 1))
+    assert short == (1 + math.floor(20 * math.exp(-SHORT_DRIFT)), 1 + math.ceil(20 * math.exp(SHORT_DRIFT)))
+    assert SHORT_DRIFT >= DRIFT and short[1] >= calls_left_range(121_000, 100_000, 0, [1_000] * SHORT)[1]
+    session = LiveSession("claude-code")
+    for line, context in enumerate((20_000, 24_000, 28_000, 32_000), 1):
+        session.feed(CallSeen(line, {"input_tokens": 0, "cache_creation_input_tokens": 0,
+                                     "cache_read_input_tokens": context, "output_tokens": 0}))
+    found = forecast(session, agent_rule(session))
+    assert found.history_calls == 3 and range_label(found) == "wider, from only 3 calls of history"
+    for line in range(5, 5 + SHORT):
+        session.feed(CallSeen(line, {"input_tokens": 0, "cache_creation_input_tokens": 0,
+                                     "cache_read_input_tokens": 32_000 + 1_000 * line, "output_tokens": 0}))
+    assert range_label(forecast(session, agent_rule(session))) == "80 %"
 
 
 def test_kept_tokens_are_what_the_last_compaction_carried_on_with(tmp_path):

@@ -20,8 +20,10 @@ def test_one_text_line_per_call_then_it_stops_when_idle(capsys, tmp_path):
     lines = out.splitlines()
     calls = [line for line in lines if line.startswith("call ")]
     assert code == 0 and err == "" and len(calls) == 11
+    # six growths of history: too few for an 80 % range, which is wider and says so (pace.SHORT)
     assert calls[6].startswith("call 7  line 22  145,690 tokens  +21,000  | Claude Code 2.1.128 compacts at "
-                               "167,000: 21,112 tokens to go, 2 calls left (80 %: 1-3)  | $")
+                               "167,000: 21,112 tokens to go, 2 calls left (wider, from only 6 calls of history: "
+                               "1-4)  | $")
     # what the next compaction does, as the JSON's action says, and what it carries on with
     assert "| next compaction summarises the whole conversation (1 turn(s) of the person and 7 tool result(s) so " \
            "far: about 126,198 tokens beyond the system prompt and tools)" in calls[6]

@@ -82,7 +82,8 @@ def _subagent_by_log(conversation: Conversation, _relative: str, by_path: Parent
 AGENT = Agent(
     NAME, TITLE,
     formats=(Format(NAME, TITLE, "a Claude Code session log (.jsonl), a subagent's own file included", (".jsonl",),
-                    None, log.load, log.looks_like, anything, document_rank=100, lines_rank=CATCH_ALL),),
+                    None, log.load, log.looks_like, anything, document_rank=100, lines_rank=CATCH_ALL,
+                    marks=("type", "uuid", "parentUuid", "sessionId", "message", "leafUuid", "messageId")),),
     presets=preset.SPECS,
     own_preset=NAME,
     knobs=knobs.KNOBS,

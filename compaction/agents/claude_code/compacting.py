@@ -26,6 +26,10 @@ from compaction.model.message_tokens import message_tokens
 from compaction.model.sizes import message_size
 
 REACH_CALLS = 10  # the log's own compaction this near counts as this one (its summary, its attachments)
+# The log's compactions this near each other (or to the session's start) are in a row: Claude Code compacted
+# again because what it kept was still over its threshold (a thrash), or the session started over it
+IN_A_ROW_CALLS = 3
+IN_A_ROW = "compactions in a row: what the log's first call after it carried"
 REREAD_OPENING = "<system-reminder>\nClaude Code read these files again after the compaction:"
 
 
@@ -56,25 +60,88 @@ def nearby_boundary(history: History, index: int) -> dict | None:
     return best
 
 
+def _first_call_at(history: History, at: int) -> int | None:
+    """The position (among the calls) of the first call after the log's compaction at message `at`."""
+    calls = _calls(history)
+    position = bisect_left(calls, at)
+    return position if position < len(calls) else None
+
+
+def in_a_row(history: History, boundary: dict) -> bool:
+    """Whether the log's compaction is one of several in a row (another within IN_A_ROW_CALLS calls of it),
+    or came within IN_A_ROW_CALLS calls of the session's start (the session began over the threshold)."""
+    here = _first_call_at(history, boundary["index"])
+    if here is None:
+        return False
+    if here < IN_A_ROW_CALLS:
+        return True
+    for other in history.recorded.boundaries:
+        at = other.get("index") if isinstance(other, dict) else None
+        if isinstance(at, int) and at != boundary["index"] and other.get("trigger") != "manual":
+            there = _first_call_at(history, at)
+            if there is not None and abs(there - here) <= IN_A_ROW_CALLS:
+                return True
+    return False
+
+
+def carried_after(history: History, boundary: dict) -> int | None:
+    """What the first call after the log's compaction carried, less what was sent between the summary and
+    it (at the session's rate): the kept part, as the log shows it. None when that call recorded nothing."""
+    position = _first_call_at(history, boundary["index"])
+    usage = history.recorded.usage
+    if position is None:
+        return None
+    call = _calls(history)[position]
+    recorded = recorded_context(usage[call]) if call < len(usage) else None
+    if not recorded:
+        return None
+    calibration = history.calibration
+    per_char = text_rate(calibration.tokens_per_char if calibration else None)
+    sent = sum(history.prepared.sizes[i] + 2 for i in range(boundary["index"] + 1, call))
+    return max(round(recorded - per_char * sent), 0)
+
+
 def expected_after(history: History, index: int, version: str | None) -> FirstCallAfter:
     """What the first call after a compaction before the call at `index` carries (after_compaction.py),
-    from the log's messages up to there."""
+    from the log's messages up to there; for one of the log's compactions in a row, what the log shows the
+    first call after it carried."""
     originals, prepared = history.originals, history.prepared
     usage = history.recorded.usage
     first = next((i for i in _calls(history) if i < len(usage) and recorded_context(usage[i])), None)
     own = nearby_boundary(history, index)
+    if own is not None and own.get("trigger") != "manual" and in_a_row(history, own):
+        carried = carried_after(history, own)
+        if carried is not None:
+            return FirstCallAfter(carried, f"{carried:,} tokens ({IN_A_ROW})", (("base", carried),))
     summary = prepared.sizes[own["index"]] if own is not None and own["index"] in history.recorded.agent_summaries \
         else None
     calibration = history.calibration
     per_char = calibration.tokens_per_char if calibration else None
     shown = _base_shown(history, index, version)
-    return first_call_after(
+    found = first_call_after(
         originals[:index], version, first_call_tokens=recorded_context(usage[first]) if first is not None else None,
         first_call_index=first or 0, tokens_per_char=per_char,
         base_tokens=shown if shown is not None or first is not None else history.token_model.tokens(history.overhead),
         base_source=BASE_SHOWN if shown is not None else None,
         summary_chars=summary, attachments=own.get("attachments") if own is not None else None,
         start_attachments=list(history.recorded.start_attachments))
+    carried = carried_after(history, own) if own is not None else None
+    return capped_base(found, carried) if carried is not None else found
+
+
+def capped_base(found: FirstCallAfter, carried: int) -> FirstCallAfter:
+    """`found` with its system prompt and tools no larger than the log's own first call after a compaction
+    here shows them: that call carried them and more. A session's first call can carry much more than its
+    prompt and the base (a session resumed with its earlier conversation), and the base measured from it
+    then leaves a compaction above its own threshold."""
+    excess = min(found.tokens - carried, found.part("base"))
+    if excess <= 0:
+        return found
+    parts = tuple((name, tokens - excess if name == "base" else tokens) for name, tokens in found.parts)
+    total = found.tokens - excess
+    return FirstCallAfter(total, f"{total:,} tokens: {found.basis.split(': ', 1)[-1]}; the system prompt and tools "
+                          f"less {excess:,} (the log's first call after its own compaction carried {carried:,})",
+                          parts, found.files, found.attached)
 
 
 def _base_shown(history: History, index: int, version: str | None) -> int | None:

@@ -9,7 +9,7 @@ preset counts each call's tokens from the log's own growth (model/message_tokens
 from compaction.agents.claude_code import rules
 from compaction.agents.claude_code.clearing import clear_near_threshold, dropped_calls, idle_seconds
 from compaction.agents.claude_code.compacting import compact, made_tokens, next_index
-from compaction.agents.claude_code.markers import CLEARED
+from compaction.agents.claude_code.markers import CLEARED, SUMMARY_PREFIX
 from compaction.agents.claude_code.persisting import persist_outputs
 from compaction.agents.claude_code.preset_notes import NOTES, REVERSE_ENGINEERED, SOURCES
 from compaction.model.calibration import recorded_context
@@ -68,6 +68,19 @@ def _after_first_boundary(history: History) -> int:
     first = min(indexes, default=len(history.originals))
     return next((i for i in range(first, len(history.originals)) if history.originals[i].get("role") == "assistant"),
                 len(history.originals))
+
+
+def answered_since_summary(history: History) -> bool:
+    """Whether a response follows the session's start or the preset's newest summary. Claude Code counts the
+    context from the newest response's usage (plus what was written since); before the first response of
+    the session or after a compaction it has no usage, only its estimate of the messages (no system prompt
+    or tools): a session whose tools alone pass the threshold compacts after every call, not before."""
+    for message in reversed(history.messages):
+        if message.get("role") == "assistant":
+            return True
+        if str(message.get("content", "")).startswith(SUMMARY_PREFIX):
+            return False
+    return False
 
 
 def _claude_code(params: dict):
@@ -136,7 +149,7 @@ def _claude_code(params: dict):
                 acted.append("microcompact")
                 events += cleared
         counting = counting or bool(acted)
-        now = tokens(history)
+        now = tokens(history) if answered_since_summary(history) else history.tokens
         if now >= limit and history.messages:
             history, compacted = compact(history, version, f"{now:,} tokens >= auto-compact threshold {limit:,}",
                                          summarizer, store)

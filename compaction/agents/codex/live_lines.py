@@ -14,11 +14,13 @@ from typing import Any
 
 from compaction.agents.codex.log.items import encrypted_tokens
 from compaction.agents.codex.log.tokens import TokenCounts
+from compaction.agents.codex.triggers import inferred_trigger
 from compaction.live.events import Answered, CallSeen, CompactionSeen, Event, Fact, Note, Written
 from compaction.model.messages import content_chars
 
 FORMAT = "codex"
 OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
+TOOL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call", *OUTPUT_ITEMS)  # a turn not over yet
 EARLIER_REASONING = "earlier_reasoning_tokens"  # the session fact Codex's forecast rule adds to its count
 
 
@@ -45,6 +47,9 @@ class CodexLines:
         self._legacy = False
         self._turn_reasoning = 0  # Codex's estimate of the encrypted reasoning of the current turn
         self._earlier_reasoning = 0  # and of the turns before it since the last compaction
+        self._tools_last = False  # the newest item is a tool call or its output: a compaction now is mid-turn
+        self._context: int | None = None  # the newest call's context
+        self._window: int | None = None
 
     def read(self, number: int, line: dict) -> list[Event]:
         if number == 1 and is_legacy_header(line) or self._legacy:
@@ -66,8 +71,11 @@ class CodexLines:
         if kind == "compacted":
             self._compacted = True
             self._turn_reasoning = self._earlier_reasoning = 0  # the history is replaced
-            return [CompactionSeen(number, None, time=time, summary_chars=_summary_chars(payload)),
+            return [CompactionSeen(number, self._trigger(), time=time, summary_chars=_summary_chars(payload)),
                     Fact(EARLIER_REASONING, 0)]
+        if kind == "response_item":
+            self._tools_last = payload.get("type") in TOOL_ITEMS or \
+                (self._tools_last and payload.get("type") == "reasoning")
         if kind == "event_msg":
             return self._event(number, payload, time)
         if kind == "response_item" and payload.get("type") in OUTPUT_ITEMS:
@@ -82,18 +90,21 @@ class CodexLines:
         event = payload.get("type")
         found: list[Event] = []
         if isinstance(payload.get("model_context_window"), int):
+            self._window = payload["model_context_window"]
             found.append(Fact("window", payload["model_context_window"]))
         if event == "token_count":
             call = self._tokens.read(payload, number)
             if call is not None and call.context_window:
+                self._window = call.context_window
                 found.append(Fact("window", call.context_window))
             usage = call.usage(self._model) if call is not None else None
             if usage is not None:
                 self._compacted = False
+                self._context = call.total if call is not None else None
                 found.append(CallSeen(number, usage, time))
         elif event == "context_compacted":
             if not self._compacted:
-                found.append(CompactionSeen(number, None, time=time))
+                found.append(CompactionSeen(number, self._trigger(), time=time))
             self._compacted = False
         elif event == "user_message":
             found.append(Written(_text_chars(payload.get("message")), person=True))
@@ -102,6 +113,10 @@ class CodexLines:
             self._turn_reasoning = 0
             found.append(Fact(EARLIER_REASONING, self._earlier_reasoning))
         return found
+
+    def _trigger(self) -> str:
+        """Whose compaction this is (triggers.py): the person's /compact is between turns."""
+        return inferred_trigger(not self._tools_last, self._context, self._window)
 
     def _legacy_line(self, number: int) -> list[Event]:
         if self._legacy:

@@ -163,6 +163,13 @@ CODEX = StrategySpec(
         "Codex's count reaches 244,800 first at the very call each compacted before (55, 35, 40); at the call "
         "before, it was 244,727, 238,430 and 244,170. Without the reasoning term (32,058 tokens on the first) "
         "the first would compact 10 calls later.",
+        "Older releases (cli 0.4x, autumn 2025) took the limit from the model family instead: 350,000 for the "
+        "gpt-5 codex models, none for the others, compared with the last response's total less its reasoning "
+        "output (codex-rs openai_model_info.rs and TokenUsage::tokens_in_context_window of then), and wrote a "
+        "summary-only `compacted` line (the importer rebuilds the new start from it). That rule is not modelled: "
+        "no public rollout of those releases with a compaction was found to check it on.",
+        "Codex's rollout names no trigger: a compaction between turns under 60 % of the window is read as the "
+        "person's /compact (agents/codex/triggers.py), not as the preset's to match.",
     ),
     notes=("Before each call Codex counts as its history.rs does (usage_rule.py): the last response's total "
            "tokens, the items recorded since (tool outputs cut to the turn's truncation policy, bytes / 4) when "

@@ -20,6 +20,7 @@ from compaction.agents.codex.log.compaction import NewStart, from_replacement, r
 from compaction.agents.codex.log.items import convert, encrypted_tokens, item_type
 from compaction.agents.codex.log.records import Record, instructions_text
 from compaction.agents.codex.log.tokens import Call, TokenCounts
+from compaction.agents.codex.triggers import inferred_trigger
 from compaction.importers.fields import text_at
 from compaction.model.conversation import LoadWarning
 
@@ -233,8 +234,11 @@ class Walk:
         mid_turn = bool(self.waiting_for)
         self.finish_user()
         self.gap = []
-        boundary = {"index": len(self.out.messages), "trigger": "unknown",
-                    "pre_tokens": self.last_call.total if self.last_call else None,
+        pre_tokens = self.last_call.total if self.last_call else None
+        window = (self.last_call.context_window if self.last_call else None) or \
+            (self.tokens.windows[-1] if self.tokens.windows else None)
+        boundary = {"index": len(self.out.messages), "trigger": inferred_trigger(not mid_turn, pre_tokens, window),
+                    "pre_tokens": pre_tokens,
                     "position": "mid_turn" if mid_turn else "between_turns", "line": record.line,
                     "replacement_items": None, "new_start": False}
         self.out.boundaries.append(boundary)
