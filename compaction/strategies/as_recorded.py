@@ -11,7 +11,7 @@ from compaction.model.calibration import recorded_context
 from compaction.model.history import History
 from compaction.strategies import actions
 from compaction.strategies.base import Step
-from compaction.strategies.log_cut import boundary_starts, cut_at, next_index, not_yet_cut
+from compaction.strategies.log_cut import boundary_starts, cut_at, next_index
 from compaction.strategies.spec import Source, StrategySpec
 
 
@@ -21,9 +21,10 @@ def as_recorded_step(history: History, settings, store=None, summarizer=None) ->
     latest = starts[bisect_right(starts, index) - 1] if starts and starts[0] <= index else None
     events: tuple = ()
     acted: tuple[str, ...] = ()
-    if latest is not None and not_yet_cut(history, latest):
+    if latest is not None:
         history, event = cut_at(history, latest, "the agent compacted here, as its log records", "log_compaction")
-        events, acted = (event,), ("log_compaction",)
+        if event is not None:
+            events, acted = (event,), ("log_compaction",)
     usage = history.recorded.usage
     recorded = recorded_context(usage[index]) if index < len(usage) else None
     if recorded is not None and history.known_tokens != recorded:

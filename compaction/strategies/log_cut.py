@@ -4,6 +4,9 @@ compactions; every what-if at the person's own (person.py)."""
 
 from compaction.model.events import SummaryEvent
 from compaction.model.history import History
+from compaction.model.mending import mended_join
+from compaction.model.sizes import message_size
+from compaction.strategies.agent_sent import kept_before
 
 LOG_SUMMARIZER = "the agent itself (its log)"
 
@@ -34,23 +37,26 @@ def next_index(history: History) -> int:
     return found
 
 
-def not_yet_cut(history: History, start: int) -> bool:
-    """Whether the history still holds messages from before the compaction at `start`."""
-    first = next((origin for origin in history.origins if origin is not None), None)
-    return first is not None and first < start
-
-
-def cut_at(history: History, start: int, reason: str, layer: str) -> tuple[History, SummaryEvent]:
-    """The history from the log's compaction at `start` on (a reactive compaction of a smaller window may
-    have made messages of its own since), with the log's own summary put back (the replay leaves the
-    agent's summaries out); the event says what it replaced."""
+def cut_at(history: History, start: int, reason: str, layer: str) -> tuple[History, SummaryEvent | None]:
+    """The history from the log's compaction at `start` on, and the event saying what it replaced; None when
+    nothing is left to drop (cut already). What the agent kept: from its compaction on (a reactive compaction
+    of a smaller window may have made messages of its own), and a head it still sent (kept_before); the
+    replay leaves the agent's own summary out, so it is put back here."""
     cut = next((p for p, o in enumerate(history.origins) if o is not None and o >= start), len(history.origins))
-    messages, sizes, origins = history.messages[cut:], history.sizes[cut:], history.origins[cut:]
+    kept = set(kept_before(history, start))
+    dropped = tuple(o for o in history.origins[:cut] if o is not None and o not in kept)
+    if not dropped:
+        return history, None
+    stay = [p for p in range(cut) if history.origins[p] in kept] + list(range(cut, len(history.origins)))
+    messages, sizes, origins = ([history.messages[p] for p in stay], [history.sizes[p] for p in stay],
+                                [history.origins[p] for p in stay])
+    for at in range(1, len(stay)):  # where the agent dropped a middle, the pairs across it are mended
+        if stay[at] != stay[at - 1] + 1 and (joined := mended_join(messages[at - 1], messages[at])) is not messages[at]:
+            messages[at], sizes[at] = joined, message_size(joined)
     if start in history.recorded.agent_summaries and start not in origins:
         messages, sizes, origins = ([history.originals[start], *messages], [history.prepared.sizes[start], *sizes],
                                     [start, *origins])
     summary = history.originals[start].get("content") if start < len(history.originals) else ""
     event = SummaryEvent(True, reason, LOG_SUMMARIZER, summary if isinstance(summary, str) else str(summary), None,
-                         None, tuple(o for o in history.origins[:cut] if o is not None), layer,
-                         pre_tokens(history, start))
+                         None, dropped, layer, pre_tokens(history, start))
     return history.derive(messages, sizes, origins), event

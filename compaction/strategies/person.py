@@ -14,7 +14,7 @@ from bisect import bisect_right
 from compaction.model.calibration import recorded_context
 from compaction.model.history import History
 from compaction.strategies.base import Step
-from compaction.strategies.log_cut import boundary_starts, cut_at, next_index, not_yet_cut
+from compaction.strategies.log_cut import boundary_starts, cut_at, next_index
 
 PERSON_TRIGGERS = ("manual", "clear")
 PERSON_COMPACTION = "person_compaction"
@@ -43,8 +43,8 @@ def person_step(history: History) -> Step:
     latest = starts[position]
     acted: tuple[str, ...] = ()
     events: tuple = ()
-    if not_yet_cut(history, latest):
-        history, event = cut_at(history, latest, REASON, PERSON_COMPACTION)
+    history, event = cut_at(history, latest, REASON, PERSON_COMPACTION)
+    if event is not None:
         acted, events = (PERSON_COMPACTION,), (event,)
     if _still_the_logs(history, latest, index):
         usage = history.recorded.usage

@@ -5,7 +5,7 @@ came to what the log recorded before the first (replay/fidelity.py). No Streamli
 
 import pandas as pd
 
-from compaction.replay import Fidelity, ReplayResult, log_fidelity
+from compaction.replay import Fidelity, ReplayResult, call_number, log_fidelity
 from compaction.strategies import PERSON_TRIGGERS
 
 TRIGGER_WORDS = {"manual": "the person's /compact", "clear": "the person's /clear", "auto": "automatic"}
@@ -16,7 +16,7 @@ COLUMNS = ("log's compaction", "the log compacted before call", "tokens before (
 
 
 def _call(call: int | None) -> str:
-    return "–" if call is None else f"{call + 1:,}"
+    return "–" if call is None else f"{call_number(call):,}"
 
 
 def _tokens(tokens: int | None) -> str:
@@ -83,7 +83,7 @@ def whose_compactions(result: ReplayResult) -> str:
     person = [b for b in found if b.get("trigger") in PERSON_TRIGGERS]
     if not person:
         return ""
-    calls = ", ".join(f"{b['call'] + 1:,}" for b in person)
+    calls = ", ".join(f"{call_number(b['call']):,}" for b in person)
     typed = " and ".join(dict.fromkeys(TRIGGER_WORDS[b["trigger"]].split()[-1] for b in person))
     return (f"{len(person):,} of the log's {len(found):,} compactions were the person's own ({typed}, before "
             f"call{'s' if len(person) != 1 else ''} {calls}): every what-if makes them where the person did, keeping "

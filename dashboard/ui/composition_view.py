@@ -12,6 +12,7 @@ from compaction.measures import (
     uncompacted_along,
     uncompacted_composition,
 )
+from compaction.replay import call_number, uncompacted_tokens
 from dashboard.render.composition_chart import composition_area, composition_bars, live_bars
 from dashboard.render.text import literal
 from dashboard.render.timeline import STRATEGY_TITLES
@@ -59,10 +60,12 @@ def conversation_section() -> None:
     after = len(history.messages) - 1 - last
     compacted = bool(history.recorded.boundaries or history.recorded.agent_summaries)
     if compacted:
-        rows.append(("the same call, never compacted", uncompacted_composition(history, last)))
+        rows.append(("the same call, never compacted",
+                     uncompacted_composition(history, last, uncompacted_tokens(history, last))))
     elif after > 0:
         rows.append((f"the next call, with the {after:,} message{'s' if after > 1 else ''} after it",
-                     uncompacted_composition(history, len(history.messages))))
+                     uncompacted_composition(history, len(history.messages),
+                                             uncompacted_tokens(history, len(history.messages)))))
     st.subheader("What fills the context")
     st.plotly_chart(composition_bars(rows), width="stretch", config=CONFIG, key="conversation_composition")
     words = (f"The last model call sends {_recorded_words(sent)}, by kind; tool results are split by the tool that "
@@ -93,13 +96,13 @@ def replay_section(result) -> None:
 def call_bars(result, call: int) -> None:
     """The call picked on Replay: what it sends, beside the same call without compaction."""
     found, without = along(result)
-    rows = [(f"call {call + 1:,}, sent", found[call])]
+    rows = [(f"call {call_number(call):,}, sent", found[call])]
     if without[call] is not None:
-        rows.append((f"call {call + 1:,}, without compaction", without[call]))
+        rows.append((f"call {call_number(call):,}, without compaction", without[call]))
     st.plotly_chart(composition_bars(rows), width="stretch", config=CONFIG, key="replay_call_composition")
     sent, exact = found[call], result.calls[call].exact
     extra = sent.kinds[NOT_IN_LOG]
-    words = f"Call {call + 1:,} sends {sent.tokens:,} tokens ({'recorded in the log' if exact else 'estimated'})"
+    words = f"Call {call_number(call):,} sends {sent.tokens:,} tokens ({'recorded in the log' if exact else 'estimated'})"
     if sent.recorded_tokens and not exact:
         words += f"; the log recorded {sent.recorded_tokens:,} for what the agent sent"
     if extra:
