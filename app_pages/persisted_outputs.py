@@ -4,6 +4,7 @@ import streamlit as st
 
 from compaction.layers import persisted_marker
 from compaction.model import content_text
+from compaction.replay import call_number
 from dashboard.render import tables
 from dashboard.render.narrative import plural
 from dashboard.render.units import UNIT_LABELS, describe
@@ -35,7 +36,7 @@ if not outputs:
     along = tables.persisted_along(replayed)
     outputs = [found for found in (state.replay_store().find(key) for key in along) if found is not None]
     if outputs:
-        calls = sorted({call + 1 for call, _ in along.values()})
+        calls = sorted({call_number(call) for call, _ in along.values()})
         st.info(f"One pass of L3 sees only the newest message, and saved nothing here. Along the replay of "
                 f"{len(replayed.calls):,} calls, each message was the newest once: L3 persisted "
                 f"{plural(len(outputs), 'output')}, before call{'' if len(calls) == 1 else 's'} "

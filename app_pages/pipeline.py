@@ -11,7 +11,7 @@ from dashboard.render.narrative import fate_counts, layer_captions
 from dashboard.render.pairs import pair_verdict
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, convert, describe
-from dashboard.ui import pass_view, state
+from dashboard.ui import compaction_state, pass_view, state
 
 CHART_CONFIG = {"displayModeBar": False}
 
@@ -41,9 +41,10 @@ else:  # only what the loaded conversation already had: the Conversation page sa
 
 stem = safe_name(loaded.label.rsplit(".", 1)[0])
 replay_later = state.replay_later()
+cards_later = compaction_state.cards_later()
 view_note = log_view.view_sentence(view, unit)
 st.download_button(
-    "Download report", data=lambda: report_html(result, replay_later(), loaded.label, unit, view_note),
+    "Download report", data=lambda: report_html(result, replay_later(), loaded.label, unit, view_note, cards_later()),
     file_name=f"{stem}_report.html", mime="text/html", on_click="ignore", icon=":material/description:",
     key="download_report",
     help="One HTML file to send: these settings, the charts, the replay and what changed. It opens in any "

@@ -4,6 +4,7 @@ how far the what-if follows the log's own compactions, and the history sent at a
 
 import streamlit as st
 
+from compaction.replay import call_number
 from dashboard.render import timeline
 from dashboard.render.replay_chart import replay_figure
 from dashboard.render.text import literal
@@ -46,7 +47,7 @@ st.caption("Grey: what each call would send if nothing were ever compacted, unti
            "whose prompt cache a layer broke, and the calls that named something no longer in view. Click a "
            "point to see that call's history.")
 if result.boundaries:
-    where = ", ".join(f"before call {b['call'] + 1}" if b["call"] is not None else "after the last call"
+    where = ", ".join(f"before call {call_number(b['call'])}" if b["call"] is not None else "after the last call"
                       for b in result.boundaries)
     st.info(f"Purple lines: where the agent itself compacted this session ({where}), to compare with what "
             "the tutorial's pipeline does at these settings.", icon=":material/compare_arrows:")

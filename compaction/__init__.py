@@ -5,7 +5,7 @@ and loses. The public API is re-exported here; the subpackages are its table of 
 - model/ (messages, conversations, histories, sizes, settings, tokens), layers/ (L3, L1, L2, L4, the
   pipeline, reactive compaction, the compact tool), strategies/ (the registry of peer strategies),
   replay/ (one session under one setting: the reference loop and its incremental form, one call protocol,
-  the records, fidelity to the log), sweep/ (a grid of settings over replays: branches, worker processes,
+  the records, fidelity to the log), compactions/ (each of the log's own compactions, opened), sweep/ (a grid of settings over replays: branches, worker processes,
   and its columnar kernel), measures/ (cache, cost, loss, the registry of measures), importers/ (the
   registry of formats), llm/ (Claude, when given a key), summarizers/, storage/ (persisted outputs,
   workspaces), corpus/ (many sessions), generate/, client/ (the compacting client and its trace),

@@ -105,3 +105,19 @@ def test_report_on_a_log_that_compacted_itself_says_what_it_cost_and_how_far_to_
     assert "what this session cost (its log)" in page and "What this session cost: $9.98" in page
     assert "<h3>How far to trust the what-if: the log's own compactions</h3>" in page
     assert "<td>133</td><td>167,285</td>" in page  # the log's first compaction, before call 133
+
+
+def test_report_carries_the_logs_own_compactions(tmp_path):
+    """The cards of `compaction compactions`, one per compaction the log records, in the report."""
+    source = ROOT / "sample_data" / "claude_code_long_session.jsonl"
+    out = tmp_path / "report.html"
+    done = cli("report", source, "--store", tmp_path / "store", "-o", out)
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    cards = json.loads(cli("compactions", source, "--json", "--store", tmp_path / "store2").stdout)["compactions"]
+    assert "<h2>The agent's own compactions</h2>" in page
+    for card in cards:
+        assert f"<h3>Compaction {card['number']}, before call {card['call']:,}</h3>" in page
+        assert f"<td>Tokens before (the log&#x27;s count)</td><td>{card['tokens_before']:,}</td>" in page
+        assert all(item["name"] in page for item in card["reread_files"] if "<" not in item["name"])
+    assert page.count("<h3>Compaction ") == len(cards) == 2

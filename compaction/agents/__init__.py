@@ -18,6 +18,7 @@ PACKAGES = (
     "openhands",
     "swe_agent",
     "aider",
+    "cline",
     "opencode",
     "crush",
     "goose",
@@ -25,7 +26,9 @@ PACKAGES = (
     "copilot_cli",
     "pi",
 )
-AGENTS: tuple[Agent, ...] = tuple(register(import_module(f"{__name__}.{package}").AGENT) for package in PACKAGES)
+AGENTS: tuple[Agent, ...] = tuple(register(agent) for package in PACKAGES  # a package may give several (AGENTS)
+                                  for agent in getattr(import_module(f"{__name__}.{package}"), "AGENTS", None)
+                                  or (import_module(f"{__name__}.{package}").AGENT,))
 _BY_NAME = {agent.name: agent for agent in AGENTS}
 _BY_FORMAT = {entry.name: agent for agent in AGENTS for entry in agent.formats}
 

@@ -5,6 +5,8 @@ compaction of its own no preset.
 
 from dataclasses import dataclass
 
+from compaction.compactions import carried as carried_table
+from compaction.compactions.carried import CarriedReader
 from compaction.corpus import homes as home_table
 from compaction.corpus import subagents as subagent_table
 from compaction.corpus.homes import Home
@@ -49,6 +51,7 @@ class Agent:
     writer: LogWriter | None = None  # a writer of its log, for samples and generated corpora
     no_call_models: tuple[str, ...] = ()  # model names its log gives responses it wrote itself
     windows: tuple[ModelWindow, ...] = ()  # the windows it runs models at, where they are its own
+    carried_on: CarriedReader | None = None  # what its compactions carried on, read from its own records
 
 
 def register(agent: Agent) -> Agent:
@@ -79,4 +82,7 @@ def register(agent: Agent) -> Agent:
         usage.register_no_call_model(model)
     for row in agent.windows:
         window_table.register(row)
+    if agent.carried_on is not None:
+        for entry in agent.formats:
+            carried_table.register(entry.name, agent.carried_on)
     return agent

@@ -44,9 +44,13 @@ def add_format_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=format_choices(), default="auto", help="input format (default: auto)")
 
 
+def add_json_flag(parser: argparse.ArgumentParser, instead: str = "a table") -> None:
+    parser.add_argument("--json", action="store_true", help=f"print one JSON object instead of {instead}")
+
+
 def add_input_flags(parser: argparse.ArgumentParser) -> None:
     add_file_flags(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_json_flag(parser)
     parser.add_argument("--exact-tokens", action="store_true",
                         help="also count each stage's tokens with the API (needs ANTHROPIC_API_KEY)")
 

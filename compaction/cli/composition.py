@@ -25,7 +25,7 @@ def add_command(subparsers) -> None:
                                     "(system prompt and tools, the person, replies, thinking, tool calls, tool "
                                     "results by tool, summaries, placeholders, previews), in tokens")
     cli_common.add_file_flags(command)
-    command.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    cli_common.add_json_flag(command)
     cli_common.add_setting_flags(command)
     cli_common.add_model_window_flag(command)
     command.add_argument("--strategy", default=NONE, metavar="NAME",

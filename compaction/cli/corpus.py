@@ -12,6 +12,7 @@ from pathlib import Path
 
 from compaction.cli.common import (
     add_executor_flags,
+    add_json_flag,
     add_model_window_flag,
     add_setting_flags,
     settings_from,
@@ -33,7 +34,7 @@ def add_command(subparsers) -> None:
     parser.add_argument("--measure", choices=tuple(MEASURES), default="saved_share",
                         help="the sweep measure the table shows (--json has them all; default saved_share)")
     add_model_window_flag(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_json_flag(parser)
     add_setting_flags(parser)
     parser.set_defaults(handler=command_corpus)
 

@@ -7,6 +7,7 @@ import sys
 from importlib.metadata import entry_points
 
 from compaction.cli import (
+    compactions,
     composition,
     corpus,
     export,
@@ -20,7 +21,7 @@ from compaction.cli import (
 )
 from compaction.errors import CompactionError
 
-COMMANDS = (sample, run, generate, replay, composition, sweep, strategies, corpus, export, watch)
+COMMANDS = (sample, run, generate, replay, composition, compactions, sweep, strategies, corpus, export, watch)
 
 
 def build_parser() -> argparse.ArgumentParser:

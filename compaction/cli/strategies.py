@@ -5,7 +5,7 @@ replay and sweep share."""
 import argparse
 import textwrap
 
-from compaction.cli.common import write_json
+from compaction.cli.common import add_json_flag, write_json
 from compaction.strategies import REGISTRY, Built, build, lookup
 from compaction.strategies.docs import render_markdown
 from compaction.strategies.params import Param
@@ -30,7 +30,7 @@ def add_command(subparsers) -> None:
     command = subparsers.add_parser("strategies", help="list every compaction strategy with its parameters, "
                                     "defaults and sources")
     command.add_argument("name", nargs="?", help="show only this strategy")
-    command.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    add_json_flag(command, "text")
     command.add_argument("--markdown", action="store_true", help="print docs/strategies.md")
     command.set_defaults(handler=command_strategies)
 

@@ -50,6 +50,11 @@ def load_conversation(source: str | Path | bytes, format: str = "auto", name: st
     chosen = None if format == "auto" else find(format)
     if format != "auto" and chosen is None:
         raise ConversationError(f"unknown format {format!r}; expected one of {', '.join(choices())}")
+    if isinstance(source, str | Path):  # a format that reads a folder, or a file with what lies beside it
+        found = next((c for entry in ([chosen] if chosen else all_formats()) if entry.load_path is not None
+                      and (c := entry.load_path(Path(source), name)) is not None), None)
+        if found is not None:
+            return found
     data, label = read_source(source, name)
     binary = detect_binary(data) if chosen is None else chosen if chosen.binary and chosen.binary(data) else None
     if binary is not None and binary.load_bytes is not None:  # a database: read from its path where it has one

@@ -47,6 +47,7 @@ class Format:
     sessions: Callable[[Path], tuple] | None = None
     load_session: Callable[[Path, Any, str], Conversation] | None = None
     marks: tuple[str, ...] = ()  # the keys its objects carry: an unknown file sharing them resembles it
+    load_path: Callable[[Path, str | None], Conversation | None] | None = None  # a folder, or a file with its twin beside
 
 
 def anything(_value) -> bool:

@@ -6,6 +6,7 @@ calibration.py), the settings (settings.py), the texts compaction leaves (marker
 Its modules are internal to the engine: the dashboard and other packages use the names below.
 """
 
+from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation, LoadWarning
 from compaction.model.events import PersistedOutput
 from compaction.model.history import History, prepare
@@ -18,4 +19,4 @@ from compaction.model.validity import PairProblem, is_waiting_call
 
 __all__ = ["COMPACTED_PREFIX", "DEFAULTS", "DEFAULT_TOKEN_MODEL", "HELP", "PLACEHOLDER", "REACTIVE_PREFIX", "Conversation",
            "History", "LoadWarning", "PairProblem", "PersistedOutput", "Prepared", "Settings", "TokenModel", "block_types", "blocks",
-           "content_text", "is_waiting_call", "prepare", "tool_results", "tool_uses"]
+           "content_text", "is_waiting_call", "prepare", "recorded_context", "tool_results", "tool_uses"]

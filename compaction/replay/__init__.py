@@ -8,10 +8,11 @@ Its modules are internal to the engine: the dashboard and other packages use the
 
 from compaction.replay.fidelity import Fidelity
 from compaction.replay.fidelity import fidelity as log_fidelity  # the module keeps its name: no clash
+from compaction.replay.lookups import call_number
 from compaction.replay.loop import MODEL_WINDOW_TOKENS, replay
 from compaction.replay.options import ReplayOptions
 from compaction.replay.records import CallRecord, ReplayResult
 from compaction.replay.regime import regime_context_limit
 
-__all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "Fidelity", "ReplayOptions", "ReplayResult", "log_fidelity",
+__all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "Fidelity", "ReplayOptions", "ReplayResult", "call_number", "log_fidelity",
            "regime_context_limit", "replay"]

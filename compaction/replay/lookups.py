@@ -10,6 +10,12 @@ from compaction.model.messages import content_chars
 from compaction.model.running import RunningHistory
 
 
+def call_number(call: int) -> int:
+    """The number a 0-based call carries on the pages, in the report and in `compaction compactions`: from 1
+    (the first model call is call 1; `replay --json` and `composition --call` keep the 0-based one)."""
+    return call + 1
+
+
 def boundaries_by_call(boundaries: list, call_indices: list[int]) -> list[dict]:
     """The log's own compactions with "call": the first call sent after each (None when none follows)."""
     found = []

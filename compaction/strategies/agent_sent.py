@@ -1,5 +1,6 @@
 """Whether a replayed history is still what the agent itself sent: the log's messages unchanged, in order,
-from the start or from the log's latest compaction (its new start first). Where it is, the tokens the log
+from the start or from the log's latest compaction (its new start first, after the messages before it the
+log says the agent kept). Where it is, the tokens the log
 recorded for that call are the history's own, not an estimate (an agent's preset counts from them, as the
 agent did).
 """
@@ -22,11 +23,20 @@ def sent_by_the_agent(history: History, position: int) -> bool:
               and b["index"] <= last]
     start = max(starts, default=0)
     summaries = history.recorded.agent_summaries
-    if starts and start not in summaries:  # the log notes the compaction but not what the agent sent after it
+    kept = kept_before(history, start) if starts else []
+    if starts and start not in summaries and not kept:  # the log notes the compaction, not what was sent after it
         return False
-    expected = [i for i in range(start, last + 1) if i == start or i not in summaries]
+    expected = kept + [i for i in range(start, last + 1) if i == start or i not in summaries]
     return origins[:position + 1] == expected and all(
         messages[p] is originals[expected[p]] for p in range(position + 1))
+
+
+def kept_before(history: History, start: int) -> list[int]:
+    """The messages before the log's compaction at `start` that the agent still sent after it, where the log
+    says so (its boundary's `kept`: an agent that drops a middle and keeps the head)."""
+    boundary = next((b for b in history.recorded.boundaries if isinstance(b, dict) and b.get("index") == start), {})
+    kept = boundary.get("kept")
+    return sorted(i for i in kept if isinstance(i, int) and 0 <= i < start) if isinstance(kept, list) else []
 
 
 def upcoming_call(history: History) -> int | None:

@@ -10,7 +10,10 @@ from bisect import bisect_right
 from compaction.model.calibration import recorded_context
 from compaction.model.events import SummaryEvent
 from compaction.model.history import History
+from compaction.model.mending import mended_join
+from compaction.model.sizes import message_size
 from compaction.strategies import actions
+from compaction.strategies.agent_sent import kept_before
 from compaction.strategies.base import Step
 from compaction.strategies.spec import Source, StrategySpec
 
@@ -47,20 +50,26 @@ def as_recorded_step(history: History, settings, store=None, summarizer=None) ->
     latest = starts[bisect_right(starts, index) - 1] if starts and starts[0] <= index else None
     events: tuple = ()
     acted: tuple[str, ...] = ()
-    first = next((origin for origin in history.origins if origin is not None), None)
-    if latest is not None and first is not None and first < latest:
+    cut = len(history.origins) if latest is None else next(
+        (p for p, o in enumerate(history.origins) if o is not None and o >= latest), len(history.origins))
+    kept = set(kept_before(history, latest)) if latest is not None else set()  # a head the agent still sent
+    dropped = tuple(o for o in history.origins[:cut] if o is not None and o not in kept)
+    if latest is not None and dropped:
         # what the agent kept: from its compaction on (a reactive compaction of a smaller window may have
         # made messages of its own); the replay leaves the agent's own summary out, so it is put back here
-        cut = next((p for p, o in enumerate(history.origins) if o is not None and o >= latest), len(history.origins))
-        messages, sizes, origins = history.messages[cut:], history.sizes[cut:], history.origins[cut:]
+        stay = [p for p in range(cut) if history.origins[p] in kept] + list(range(cut, len(history.origins)))
+        messages, sizes, origins = ([history.messages[p] for p in stay], [history.sizes[p] for p in stay],
+                                    [history.origins[p] for p in stay])
+        for at in range(1, len(stay)):  # where the agent dropped a middle, the pairs across it are mended
+            if stay[at] != stay[at - 1] + 1 and (joined := mended_join(messages[at - 1], messages[at])) is not messages[at]:
+                messages[at], sizes[at] = joined, message_size(joined)
         if latest in history.recorded.agent_summaries and latest not in origins:
             messages, sizes, origins = ([history.originals[latest], *messages], [history.prepared.sizes[latest], *sizes],
                                         [latest, *origins])
         summary = history.originals[latest].get("content") if latest < len(history.originals) else ""
         events = (SummaryEvent(True, "the agent compacted here, as its log records", LOG_SUMMARIZER,
-                               summary if isinstance(summary, str) else str(summary), None, None,
-                               tuple(o for o in history.origins[:cut] if o is not None), "log_compaction",
-                               _pre_tokens(history, latest)),)
+                               summary if isinstance(summary, str) else str(summary), None, None, dropped,
+                               "log_compaction", _pre_tokens(history, latest)),)
         acted = ("log_compaction",)
         history = history.derive(messages, sizes, origins)
     usage = history.recorded.usage

@@ -19,6 +19,7 @@ from plotly.subplots import make_subplots
 
 from compaction.live import LIVE_TITLES, LiveComposition
 from compaction.measures import KIND_TITLES, OTHER_TOOLS, TOOL_RESULTS, Composition
+from compaction.replay import call_number
 from dashboard.render.time_charts import RECORDED_COLOR
 from dashboard.render.units import compact_number
 
@@ -109,7 +110,7 @@ def composition_area(calls: Sequence[int], along: Sequence[Composition], without
     (None: a call the model window refuses without compaction), the recorded context over both."""
     figure = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
                            subplot_titles=(f"sent with {strategy}", "without compaction"))
-    numbers = [call + 1 for call in calls]
+    numbers = [call_number(call) for call in calls]
     runs = [(number, found) for number, found in zip(numbers, without, strict=True) if found is not None]
     for row, points in ((1, list(zip(numbers, along, strict=True))), (2, runs)):
         for kind in ORDER:

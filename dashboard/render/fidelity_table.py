@@ -5,7 +5,7 @@ came to what the log recorded before the first (replay/fidelity.py). No Streamli
 
 import pandas as pd
 
-from compaction.replay import Fidelity, ReplayResult, log_fidelity
+from compaction.replay import Fidelity, ReplayResult, call_number, log_fidelity
 
 COLUMNS = ("log's compaction", "the log compacted before call", "tokens before (the log)",
            "the strategy compacted before call", "calls apart", "first call after (the log)",
@@ -13,7 +13,7 @@ COLUMNS = ("log's compaction", "the log compacted before call", "tokens before (
 
 
 def _call(call: int | None) -> str:
-    return "–" if call is None else f"{call + 1:,}"
+    return "–" if call is None else f"{call_number(call):,}"
 
 
 def _tokens(tokens: int | None) -> str:

@@ -19,6 +19,7 @@ from compaction.model import HELP
 from compaction.replay import ReplayResult
 from dashboard.render import comparison
 from dashboard.render.charts import waterfall_figure
+from dashboard.render.compactions_report import compactions_section
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
 from dashboard.render.glossary import GLOSSARY
 from dashboard.render.narrative import l4_headline, layer_captions
@@ -197,9 +198,10 @@ def _changes_section(result: PipelineResult, unit: str) -> str:
 
 
 def report_html(result: PipelineResult, replay: ReplayResult | None, source: str, unit: str = "chars",
-                view_note: str | None = None) -> str:
+                view_note: str | None = None, cards: list | None = None) -> str:
     """The whole report as one HTML document. `view_note`: what the one pass ran on, for a log that
-    compacted itself (dashboard/render/log_view.py)."""
+    compacted itself (dashboard/render/log_view.py); `cards`: the log's own compactions, opened
+    (compaction.compactions), for a log that records some."""
     model = result.stages[0].history.token_model
     first, final = result.stages[0], result.final
     saved = 100 * (first.size - final.size) / first.size if first.size else 0.0
@@ -236,6 +238,7 @@ old tool results, and only if the history is still over CONTEXT_LIMIT does L4 as
 {_chart(waterfall_figure(result, unit))}
 {layers}
 {_replay_section(replay)}
+{compactions_section(cards)}
 {_changes_section(result, unit)}
 <h2>Words used here</h2><dl>{glossary}</dl>
 <footer>Made by Compaction Lab on {made}.</footer>

@@ -10,7 +10,7 @@ the model no longer saw. Every point carries its call (0-based) as customdata, s
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from compaction.replay import ReplayResult
+from compaction.replay import ReplayResult, call_number
 from compaction.strategies import all_actions
 from dashboard.render.time_charts import (
     ACTION_COLORS,
@@ -44,11 +44,11 @@ def _lanes(result: ReplayResult) -> dict[str, list]:
 
 def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
     calls = result.calls
-    numbers = [record.call + 1 for record in calls]
+    numbers = [call_number(record.call) for record in calls]
     figure = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.74, 0.26], vertical_spacing=0.04)
     runs = [record for record in calls if record.raw_runs]
     figure.add_trace(go.Scatter(
-        x=[r.call + 1 for r in runs], y=[r.raw_tokens for r in runs], name="without compaction", mode="lines",
+        x=[call_number(r.call) for r in runs], y=[r.raw_tokens for r in runs], name="without compaction", mode="lines",
         line={"color": RAW_COLOR, "width": 2}, customdata=[r.call for r in runs],
         hovertemplate="call %{x}: %{y:,} tokens without compaction<extra></extra>"), row=1, col=1)
     figure.add_trace(go.Scatter(
@@ -59,7 +59,7 @@ def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
     recorded = [r for r in calls if r.measures and r.measures.recorded]
     if recorded:
         figure.add_trace(go.Scatter(
-            x=[r.call + 1 for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
+            x=[call_number(r.call) for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
             name=RECORDED_NAME, mode="lines", line={"color": RECORDED_COLOR, "width": 2},
             customdata=[r.call for r in recorded],
             hovertemplate="call %{x}: %{y:,} tokens recorded in the log<extra></extra>"), row=1, col=1)
@@ -73,7 +73,7 @@ def replay_figure(result: ReplayResult, log_scale: bool = False) -> go.Figure:
     for title, marked in lanes.items():
         action = next((a for a, t in ACTION_TITLES.items() if t == title), None)
         figure.add_trace(go.Scatter(
-            x=[r.call + 1 for r in marked], y=[title] * len(marked), mode="markers", name=title,
+            x=[call_number(r.call) for r in marked], y=[title] * len(marked), mode="markers", name=title,
             marker={"color": ACTION_COLORS.get(action) or LANE_COLORS[title], "symbol": "line-ns-open", "size": 12,
                     "line": {"width": 2}},
             customdata=[r.call for r in marked], showlegend=False,

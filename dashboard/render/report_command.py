@@ -32,6 +32,7 @@ def add_command(subparsers) -> None:
 
 def command_report(args: argparse.Namespace) -> int:
     """One self-contained HTML file: the run, its replay and what changed."""
+    from compaction.compactions import compaction_cards, own_preset, presets_beside
     from compaction.layers import run_pipeline
     from compaction.model import prepare
     from compaction.replay import replay
@@ -50,7 +51,11 @@ def command_report(args: argparse.Namespace) -> int:
     view = log_view(prepare(conversation), WITHOUT_SUMMARIES)
     result = run_pipeline(view.history, settings, store, summarizer)
     replayed = replay(conversation, settings, store=store, summarizer=summarizer, model_window_tokens=args.model_window, keep_histories=False)
-    args.output.write_text(report_html(result, replayed, args.file.name, view_note=view_sentence(view, "chars")),
-                           encoding="utf-8")
+    history, own = prepare(conversation), own_preset(conversation.format)
+    beside = presets_beside(replay(history, store=store, summarizer=summarizer, model_window_tokens=args.model_window,
+                                   strategy=own, keep_histories=False)) if own and history.recorded.boundaries else None
+    cards = compaction_cards(history, conversation.format, presets=beside)
+    args.output.write_text(report_html(result, replayed, args.file.name, view_note=view_sentence(view, "chars"),
+                                       cards=cards), encoding="utf-8")
     print(f"{args.output}: report on {args.file} ({len(conversation.messages):,} messages)")
     return 0

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from compaction.measures import MEASURES
 from compaction.model import DEFAULT_TOKEN_MODEL, TokenModel
-from compaction.replay import ReplayResult
+from compaction.replay import ReplayResult, call_number
 from compaction.strategies import REGISTRY
 from compaction.sweep import SweepResult
 from dashboard.render import heat_colors
@@ -105,13 +105,13 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
     figure = go.Figure()
     first = next(iter(replays.values()))
     runs = first.calls if first.raw_stop_call is None else first.calls[:first.raw_stop_call]
-    figure.add_trace(go.Scatter(x=[r.call + 1 for r in runs], y=[r.raw_tokens for r in runs],
+    figure.add_trace(go.Scatter(x=[call_number(r.call) for r in runs], y=[r.raw_tokens for r in runs],
                                 name="no compaction", mode="lines", line={"color": RAW_COLOR, "dash": "dot"},
                                 hovertemplate="call %{x}: %{y:,} tokens without compaction<extra></extra>"))
     recorded = recorded_calls(first)
     if recorded:
         figure.add_trace(go.Scatter(
-            x=[r.call + 1 for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
+            x=[call_number(r.call) for r in recorded], y=[r.measures.recorded["context_tokens"] for r in recorded],
             mode="lines", name=RECORDED_NAME, **_line("as-recorded", bold, width=3),
             hovertemplate=f"<b>{REGISTRY['as-recorded'].title}</b><br>call %{{x}}: %{{y:,}} tokens recorded in the "
                           "log<extra></extra>"))
@@ -120,7 +120,7 @@ def strategies_figure(replays: dict[str, ReplayResult], log_scale: bool = False,
             continue  # its tokens are the recorded ones: the line above
         title = REGISTRY[name].title if name in REGISTRY else name
         figure.add_trace(go.Scatter(
-            x=[r.call + 1 for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
+            x=[call_number(r.call) for r in result.calls], y=[r.tokens for r in result.calls], mode="lines",
             name=STRATEGY_TITLES.get(name, name), **_line(name, bold),
             hovertemplate=f"<b>{title}</b><br>call %{{x}}: %{{y:,}} tokens<extra></extra>"))
     peak = max([r.raw_tokens for r in runs] + [r.tokens for result in replays.values() for r in result.calls]

@@ -12,6 +12,7 @@ from compaction.measures import (
     uncompacted_along,
     uncompacted_composition,
 )
+from compaction.replay import call_number
 from dashboard.render.composition_chart import composition_area, composition_bars, live_bars
 from dashboard.render.text import literal
 from dashboard.render.timeline import STRATEGY_TITLES
@@ -93,13 +94,13 @@ def replay_section(result) -> None:
 def call_bars(result, call: int) -> None:
     """The call picked on Replay: what it sends, beside the same call without compaction."""
     found, without = along(result)
-    rows = [(f"call {call + 1:,}, sent", found[call])]
+    rows = [(f"call {call_number(call):,}, sent", found[call])]
     if without[call] is not None:
-        rows.append((f"call {call + 1:,}, without compaction", without[call]))
+        rows.append((f"call {call_number(call):,}, without compaction", without[call]))
     st.plotly_chart(composition_bars(rows), width="stretch", config=CONFIG, key="replay_call_composition")
     sent, exact = found[call], result.calls[call].exact
     extra = sent.kinds[NOT_IN_LOG]
-    words = f"Call {call + 1:,} sends {sent.tokens:,} tokens ({'recorded in the log' if exact else 'estimated'})"
+    words = f"Call {call_number(call):,} sends {sent.tokens:,} tokens ({'recorded in the log' if exact else 'estimated'})"
     if sent.recorded_tokens and not exact:
         words += f"; the log recorded {sent.recorded_tokens:,} for what the agent sent"
     if extra:

@@ -29,6 +29,7 @@ def app_pages() -> dict[str, list]:
             _page("persisted_outputs", title="Persisted outputs", icon=":material/save:"),
         ],
         "Over time": [
+            _page("compactions", title="Compactions", icon=":material/compress:"),
             _page("replay", title="Replay", icon=":material/timeline:"),
             _page("tune", title="Tune", icon=":material/tune:"),
             _page("compare", title="Compare", icon=":material/compare:"),

@@ -13,7 +13,7 @@ from dashboard.render.glossary import glossary_markdown
 from dashboard.render.html_report import report_html
 from dashboard.render.text import literal
 from dashboard.render.units import UNIT_LABELS, UNITS
-from dashboard.ui import api_key, state
+from dashboard.ui import api_key, compaction_state, state
 from dashboard.ui.loading import DEFAULT_SAMPLE
 
 
@@ -81,10 +81,11 @@ def share_note() -> None:
     st.warning(f"The address bar keeps these settings, not your file: whoever opens the link sees the default sample, "
                f"not {literal(loaded.label)}. Send the report instead.", icon=":material/link_off:")
     result, replay_later = state.result(), state.replay_later()
+    cards_later = compaction_state.cards_later()
     unit, label = state.unit(), loaded.label
     view_note = log_view.view_sentence(state.pipeline_view(), unit)
     st.download_button("Download the report",
-                       data=lambda: report_html(result, replay_later(), label, unit, view_note),
+                       data=lambda: report_html(result, replay_later(), label, unit, view_note, cards_later()),
                        file_name=f"{safe_name(label.rsplit('.', 1)[0])}_report.html", mime="text/html",
                        on_click="ignore", icon=":material/description:", key="share_report",
                        help="One HTML file with this file's figures and charts, which opens offline in any browser.")

@@ -15,7 +15,7 @@ from dashboard.ui.loading import format_title
 pytestmark = pytest.mark.browser
 
 PAGES = {"Conversation": "Conversation", "Pipeline": "Pipeline", "What changed": "What changed",
-         "Persisted outputs": "Persisted outputs", "Replay": "Replay", "Tune": "Tune",
+         "Persisted outputs": "Persisted outputs", "Compactions": "Compactions", "Replay": "Replay", "Tune": "Tune",
          "Compare": "Compare strategies", "Sessions": "Sessions"}
 LONG_SAMPLE = REPO_ROOT / "sample_data" / "claude_code_long_session.jsonl"
 TRAJ = REPO_ROOT / "tests" / "importers" / "cases" / "valid" / "swe_agent_tool_call_ids.traj"

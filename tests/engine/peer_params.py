@@ -37,6 +37,7 @@ TIGHT = {
     "goose": {"window_tokens": 6_000},
     "copilot-cli": {"window_tokens": 3_000},
     "pi": {"window_tokens": 3_000, "reserve_tokens": 500, "keep_recent_tokens": 300},
+    **{"cline": {"max_allowed_tokens": 3_000}, "roo-code": {"window_tokens": 6_000, "condense_percent": 30}, "kilo-code": {"window_tokens": 6_000, "auto_condense": False}},  # noqa: E501
 }
 
 
@@ -95,4 +96,5 @@ IDLE = {
     "goose": {"threshold": 0.0},
     "copilot-cli": {"window_tokens": 10_000_000},
     "pi": {"window_tokens": 10_000_000},
+    **{name: {"window_tokens": 10_000_000} for name in ("cline", "roo-code", "kilo-code")},
 }

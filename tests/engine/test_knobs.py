@@ -19,7 +19,8 @@ TUNED = [item for item in AGENTS if item.knobs]
 
 
 def test_the_agents_with_a_preset_of_their_own_have_knobs():
-    assert {item.name for item in TUNED} == {"claude-code", "codex", "gemini-cli", "aider", "openhands", "opencode", "crush", "goose", "copilot-cli", "pi"}
+    assert {item.name for item in TUNED} == {"claude-code", "codex", "gemini-cli", "aider", "openhands", "opencode", "crush", "goose", "copilot-cli", "pi",
+                                             "cline", "roo-code", "kilo-code"}
     assert {item.name: len(item.knobs) for item in TUNED if len(item.knobs) == 2} == {"claude-code": 2,
                                                                                        "gemini-cli": 2, "opencode": 2,
                                                                                        "pi": 2}

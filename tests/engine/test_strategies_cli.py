@@ -19,7 +19,8 @@ CLEARED = len(repr("x" * 4000)) - len(repr(API_CLEARED))
 NAMES = {"pipeline", "masking", "summary_keep_last", "claude-code", "anthropic-clear-tool-uses",
          "anthropic-clear-thinking", "anthropic-compact", "langchain-summarization", "langchain-clear-tool-uses",
          "openhands-masking", "openhands-recent", "openhands-llm", "openhands-amortized", "openhands-pipeline",
-         "hybrid", "codex", "gemini-cli", "aider", "opencode", "copilot-cli", "pi", "as-recorded", "crush", "goose"}
+         "hybrid", "codex", "gemini-cli", "aider", "opencode", "copilot-cli", "pi", "as-recorded", "crush", "goose",
+         "cline", "roo-code", "kilo-code"}
 
 
 @pytest.fixture

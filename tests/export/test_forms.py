@@ -32,6 +32,7 @@ OPENHANDS = {"observation_masking": {"attention_window": 1}, "browser_output_mas
              "recent": {"keep_first": 0, "max_events": 1}, "amortized": {"max_size": 2, "keep_first": 0},
              "llm": {"llm_config": None, "keep_first": 0, "max_size": 2, "max_event_length": None},
              "pipeline": {"condensers": None}}
+BY_LANGUAGE = {"json": json.loads, "toml": tomllib.loads, "yaml": yaml.safe_load}  # a form of no entry above
 ENV_LINE = re.compile(r"^export ([A-Z][A-Z0-9_]*)=([0-9.]+)$")
 
 CASES = [(name, form.name) for name in REGISTRY for form in forms() if form.fits(name)]
@@ -50,7 +51,7 @@ def test_each_export_is_what_its_agent_reads(strategy, form):
     check = {"python": ast.parse, "client": ast.parse, "langchain": ast.parse, "codex": tomllib.loads,
              "context_management": json.loads, "gemini-cli": json.loads, "claude-code": env_lines, "aider": yaml.safe_load, "opencode": json.loads, "crush": json.loads, "goose": yaml.safe_load,
              "copilot-cli": env_lines, "pi": json.loads,
-             "openhands": tomllib.loads if exported.language == "toml" else json.loads}[form]
+             "openhands": tomllib.loads if exported.language == "toml" else json.loads}.get(form, BY_LANGUAGE.get(exported.language))
     check(exported.text)
 
 

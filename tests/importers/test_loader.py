@@ -183,7 +183,8 @@ def test_sample_files_load_with_valid_pairs(name, fmt, messages):
 def test_claude_code_sample_shows_every_quirk():
     conversation = load_conversation(SAMPLES / "claude_code_session.jsonl")
     meta = conversation.metadata
-    assert meta["compact_boundaries"] == [{"index": 23, "trigger": "auto", "pre_tokens": 154_312}]
+    assert meta["compact_boundaries"] == [{"index": 23, "trigger": "auto", "pre_tokens": 154_312,
+                                          "time": "2025-03-14T09:10:09Z"}]
     assert meta["compact_summary_indices"] == [23]
     assert (meta["sidechain_lines_skipped"], meta["branch_lines_skipped"], meta["unknown_lines_skipped"]) == (4, 2, 0)
     assert conversation.tools == [] and conversation.system is None

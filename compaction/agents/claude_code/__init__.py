@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from compaction.agents.base import Agent
 from compaction.agents.claude_code import (
+    carried,
     export_form,
     knobs,
     live_kept,
@@ -101,4 +102,5 @@ AGENT = Agent(
     subagents=(SubagentRule(NAME, _subagent_by_path, _subagent_by_log),),
     writer=samples.WRITER,
     no_call_models=("<synthetic>",),  # "No response requested.", API error texts: written by Claude Code itself
+    carried_on=carried.carried_on,
 )

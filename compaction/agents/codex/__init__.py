@@ -3,7 +3,7 @@ model_auto_compact_token_limit, keeping the person's newest messages), its forec
 as the export form (export_form.py), where it keeps its rollouts and its summary's words."""
 
 from compaction.agents.base import Agent
-from compaction.agents.codex import export_form, knobs, live_kept, live_lines, log, preset
+from compaction.agents.codex import carried, export_form, knobs, live_kept, live_lines, log, preset
 from compaction.agents.codex.log.records import ENVELOPE_TYPES
 from compaction.agents.codex.markers import SUMMARY_PREFIX
 from compaction.corpus.homes import Home, folder_before
@@ -64,4 +64,5 @@ AGENT = Agent(
                  "gpt-5.2-codex gpt-5.3-codex gpt-5.4 gpt-5.4-mini gpt-5.4-nano", preset.CONTEXT_WINDOW,
                  "openai/codex: codex-rs model metadata (context_window 272,000 for the GPT-5 family; rollouts "
                  "report 95 % of it, 258,400, as model_context_window)"),
+    carried_on=carried.carried_on,
 )

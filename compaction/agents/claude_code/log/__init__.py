@@ -166,10 +166,36 @@ def _bridge_missing_parents(records: list[Record]) -> list[LoadWarning]:
                         "each continues the line written before it", line=gaps[0], kind="parent_missing")]
 
 
-def _asks_compact(content) -> bool:
-    texts = [content] if isinstance(content, str) else [b.get("text", "") for b in content if isinstance(b, dict)] \
+def _texts(content) -> list:
+    return [content] if isinstance(content, str) else [b.get("text", "") for b in content if isinstance(b, dict)] \
         if isinstance(content, list) else []
-    return any("<command-name>/compact</command-name>" in str(text) for text in texts)
+
+
+def _asks_compact(content) -> bool:
+    return any(COMPACT_COMMAND in str(text) for text in _texts(content))
+
+
+COMPACT_COMMAND = "<command-name>/compact</command-name>"
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+FOCUS_REACH_LINES = 20  # the /compact line is written a few lines before or after its boundary
+
+
+def _focus_of(content) -> str | None:
+    """The person's focus text typed after /compact (`<command-args>`), or None when they typed none."""
+    for text in map(str, _texts(content)):
+        if COMPACT_COMMAND in text:
+            found = _COMMAND_ARGS.search(text)
+            return found.group(1).strip() or None if found else None
+    return None
+
+
+def _attach_focus(records: list[Record], commands: list[tuple[int, str]]) -> None:
+    """Each manual boundary gets the focus text of the nearest /compact line (as the person typed it)."""
+    for record in records:
+        if record.kind == "boundary" and record.boundary.get("trigger") == "manual" and commands:
+            line, focus = min(commands, key=lambda command: abs(command[0] - record.line))
+            if abs(line - record.line) <= FOCUS_REACH_LINES:
+                record.boundary["focus"] = focus
 
 
 def _unwritten_boundary(summary: Record, previous: str, trigger: str) -> Record:
@@ -185,6 +211,7 @@ def _read_records(lines: JsonLines, sidechains: bool = False
     session_id = version = None
     previous: str | None = None
     asked = False  # the person typed /compact since the last response
+    commands: list[tuple[int, str]] = []  # (line, focus text) of each /compact the person typed with one
     for number, line in lines.objects:
         if line.get("isSidechain") is True and not sidechains:
             skipped.sidechain += 1
@@ -210,6 +237,9 @@ def _read_records(lines: JsonLines, sidechains: bool = False
             record.parent = boundary.uuid
         if record.is_message:
             asked = (asked or _asks_compact(record.content)) if record.role == "user" else False
+            if record.role == "user" and (focus := _focus_of(record.content)) is not None:
+                commands.append((record.line, focus))
         records.append(record)
         previous = record.uuid
+    _attach_focus(records, commands)
     return records, skipped, session_id, version

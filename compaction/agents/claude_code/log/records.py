@@ -72,6 +72,13 @@ def read_record(line: dict, number: int, label: str) -> Record | None:
         boundary = {"trigger": info.get("trigger"), "pre_tokens": info.get("preTokens")}
         if isinstance(info.get("postTokens"), int) and not isinstance(info.get("postTokens"), bool):
             boundary["post_tokens"] = info["postTokens"]  # 2.1.1xx: the conversation after it, no system or tools
+        if isinstance(info.get("durationMs"), int | float) and not isinstance(info.get("durationMs"), bool):
+            boundary["duration_ms"] = info["durationMs"]  # how long the compaction call took
+        kept = object_at(info, "preservedMessages").get("uuids")
+        if isinstance(kept, list):
+            boundary["preserved_messages"] = len(kept)  # 2.1.16x: messages kept whole across the compaction
+        if timestamp:
+            boundary["time"] = timestamp
         return Record(number, node_id, parent, "boundary", timestamp, boundary=boundary)
     if uuid is None:
         return None
