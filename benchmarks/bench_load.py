@@ -121,6 +121,8 @@ async def _session(browser, url: str, upload: Path, expected: dict[str, str], re
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = await context.new_page()
+        # every action waits as long as a step may (the sidebar's links too): a bound against a hang, not a timing
+        page.set_default_timeout(STEP_TIMEOUT_MS)
         await page.goto(url)
         await page.wait_for_selector(IDLE, state="attached", timeout=STEP_TIMEOUT_MS)
         sent = page.locator("[data-testid='stMetric']", has_text="Sent, one pass").locator(
