@@ -8,7 +8,6 @@ section by section, so the goal, files and constraints survive any number of com
 
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -35,10 +34,6 @@ _ORIGINAL_TASK = re.compile(r"^(.*) \(original task: (.*)\)$")
 _MORE = "… and "
 _TOOL_CALLS = "Tool calls: "
 _TOOL_COUNT = re.compile(r"^(.+) ×(\d+)$")
-_HEADINGS = {"1": "Current goal", "2": "Key findings and decisions", "3": "Files read or changed",
-             "4": "Remaining work", "5": "User constraints"}
-# what str.splitlines breaks a line at, besides "\n"
-_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _first_line(text: str, limit: int = 160) -> str:
@@ -71,8 +66,9 @@ class _Notes:
     last_assistant: str = ""
     tool_calls: Counter = field(default_factory=Counter)
 
-    def carry_forward(self, carried: "str | tuple[tuple, ...]") -> None:
-        """Take in an earlier summary, read (`_carried`): its sections when it is one of ours, else its first line."""
+    def carry_forward(self, summary: str) -> None:
+        """Take in an earlier summary: its sections when it is one of ours, else its first line."""
+        carried = _carried(summary)
         if isinstance(carried, str):
             self.findings.append(carried)
             return
@@ -87,11 +83,10 @@ class _Notes:
         self.commands += commands
         self.constraints += constraints
 
-    def take(self, part: "_MessageNotes", tool_names: dict[str, str], read: "Callable[[str], str | tuple]") -> None:
-        """Add what one message holds (its notes, worked out once) to the notes of the whole; `read` gives
-        an earlier summary's sections."""
+    def take(self, part: "_MessageNotes", tool_names: dict[str, str]) -> None:
+        """Add what one message holds (its notes, worked out once) to the notes of the whole."""
         if part.summary is not None:
-            self.carry_forward(read(part.summary))
+            self.carry_forward(part.summary)
         if part.requests:
             self.requests += part.requests
         if part.constraints:
@@ -116,7 +111,8 @@ class _Notes:
 @lru_cache(maxsize=4096)
 def _carried(summary: str) -> str | tuple[tuple, ...]:
     """An earlier summary's sections, read once per text (a sweep carries the same summary in many
-    cells): see `_from_sections`."""
+    cells): (requests, tool counts, errors, findings, changed, read, commands, constraints), or the one
+    finding a summary not written by this summariser leaves."""
     sections: dict[str, list[str]] = {}
     heading = None
     for line in summary.splitlines():
@@ -127,12 +123,6 @@ def _carried(summary: str) -> str | tuple[tuple, ...]:
             sections.setdefault(heading, []).append(line[2:])
     if not sections:
         return "Earlier summary: " + _first_line(summary, 200)
-    return _from_sections(sections)
-
-
-def _from_sections(sections: dict[str, list[str]]) -> tuple[tuple, ...]:
-    """(requests, tool counts, errors, findings, changed, read, commands, constraints) of a summary's
-    sections (its "- " lines under each numbered heading)."""
     requests: list[str] = []
     for goal in sections.get("1", []):
         split = _ORIGINAL_TASK.match(goal)
@@ -212,89 +202,61 @@ def _notes_of(message: Message) -> _MessageNotes:
 
 
 class OfflineSummarizer:
-    """Summaries without an LLM. `max_items` bounds every list so the summary stays compact.
-
-    A summary depends only on what it covers: the notes of its messages, in order. So one summariser
-    writes each summary once (a sweep's cells, the kernel's and the loop's, summarise the same notes
-    again and again), and reads back the sections of a summary it wrote from what it rendered, without
-    parsing the text."""
+    """Summaries without an LLM. `max_items` bounds every list so the summary stays compact."""
 
     name = NAME
 
     def __init__(self, max_items: int = 8):
         self.max_items = max_items
-        self._forget()
-
-    def _forget(self) -> None:
-        # each message's notes, worked out once, with the number of their value (equal notes, one number)
-        self._notes: dict[int, tuple[Message, _MessageNotes, int]] = {}
-        self._numbers: dict[_MessageNotes, int] = {}
-        self._written: dict[tuple, str] = {}  # (focus, the numbers of the notes it covers): the summary
-        self._sections: dict[str, dict[str, list[str]] | tuple[tuple, ...]] = {}  # a summary written: its sections
+        # each message's notes, worked out once: a sweep summarises the same messages in many cells
+        self._notes: dict[int, tuple[Message, _MessageNotes]] = {}
 
     def summarize(self, messages: list[Message], focus: str | None = None) -> str:
-        if len(self._notes) > MAX_REMEMBERED or len(self._written) > MAX_REMEMBERED // 10:
-            self._forget()
-        parts = [self._notes_for(message) for message in messages]
-        key = (focus, tuple(number for _, number in parts))
-        found = self._written.get(key)
-        if found is not None:
-            return found
         notes = _Notes()
         tool_names: dict[str, str] = {}
-        for part, _ in parts:
-            notes.take(part, tool_names, self._read)
-        text, sections = self._render(notes, focus, len(messages))
-        # the sections are the text's lines under each heading when no line holds a line break of its own
-        if text.count("\n") == sum(len(items) for items in sections.values()) + 2 * len(sections) \
-                + (1 if focus else 0) and not _BREAKS.search(text):
-            self._sections[text] = sections
-        self._written[key] = text
-        return text
+        for message in messages:
+            notes.take(self._notes_for(message), tool_names)
+        return self._render(notes, focus, len(messages))
 
-    def _read(self, summary: str) -> str | tuple[tuple, ...]:
-        """An earlier summary's sections (see `_carried`): from its rendering when this summariser wrote it."""
-        known = self._sections.get(summary)
-        if known is None:
-            return _carried(summary)
-        if isinstance(known, dict):
-            known = self._sections[summary] = _from_sections(known)
-        return known
-
-    def _notes_for(self, message: Message) -> tuple[_MessageNotes, int]:
+    def _notes_for(self, message: Message) -> _MessageNotes:
         known = self._notes.get(id(message))
         if known is not None and known[0] is message:  # the message is held, so its id is not reused
-            return known[1], known[2]
+            return known[1]
+        if len(self._notes) > MAX_REMEMBERED:
+            self._notes.clear()
         part = _notes_of(message)
-        number = self._numbers.setdefault(part, len(self._numbers))
-        self._notes[id(message)] = (message, part, number)
-        return part, number
+        self._notes[id(message)] = (message, part)
+        return part
 
-    def _render(self, notes: _Notes, focus: str | None, count: int) -> tuple[str, dict[str, list[str]]]:
-        """The summary's text and its sections: the items under each numbered heading."""
+    def _render(self, notes: _Notes, focus: str | None, count: int) -> str:
         limit = self.max_items
         requests = notes.requests
         goal = requests[-1] if requests else "(no user request in the summarised messages)"
         if len(requests) > 1 and requests[0] != goal:
             goal = f"{goal} (original task: {requests[0]})"
-        findings = _unique(notes.findings[-limit:], limit)
-        if notes.tool_calls:
-            counts = ", ".join(f"{name} ×{count}" for name, count in notes.tool_calls.most_common(limit))
-            findings.append(f"{_TOOL_CALLS}{counts}")
-        findings = (findings or ["(none recorded)"]) + [f"Error seen: {e}" for e in _unique(notes.errors,
-                                                                                            max(limit // 2, 1))]
-        files = [f"changed: {', '.join(_unique(notes.changed, limit * 2))}"] if notes.changed else []
-        files += [f"read: {', '.join(_unique(notes.read, limit * 2))}"] if notes.read else []
-        files += [f"commands run: {'; '.join(_unique(notes.commands, limit))}"] if notes.commands else []
-        remaining = [f"Last step reported: {_first_line(notes.last_assistant, 240)}"] if notes.last_assistant else []
-        remaining += [f"Resolve the last error: {notes.errors[-1]}"] if notes.errors else []
-        sections = {"1": [goal], "2": findings,
-                    "3": files or ["(no file or command in the summarised messages)"],
-                    "4": remaining or ["Continue with the current goal."],
-                    "5": _unique(notes.constraints, limit) or ["(none stated)"]}
         lines = [f"Summary of {count} messages (offline summariser, no LLM)."]
         if focus:
             lines.append(f"Focus requested: {focus}")
-        for number, items in sections.items():
-            lines += ["", f"{number}. {_HEADINGS[number]}", *(f"- {item}" for item in items)]
-        return "\n".join(lines), sections
+        lines += ["", "1. Current goal", f"- {goal}", "", "2. Key findings and decisions"]
+        findings = [f"- {f}" for f in _unique(notes.findings[-limit:], limit)]
+        if notes.tool_calls:
+            counts = ", ".join(f"{name} ×{count}" for name, count in notes.tool_calls.most_common(limit))
+            findings.append(f"- {_TOOL_CALLS}{counts}")
+        lines += findings or ["- (none recorded)"]
+        lines += [f"- Error seen: {e}" for e in _unique(notes.errors, max(limit // 2, 1))]
+        lines += ["", "3. Files read or changed"]
+        lines += [f"- changed: {', '.join(_unique(notes.changed, limit * 2))}"] if notes.changed else []
+        lines += [f"- read: {', '.join(_unique(notes.read, limit * 2))}"] if notes.read else []
+        lines += [f"- commands run: {'; '.join(_unique(notes.commands, limit))}"] if notes.commands else []
+        if not (notes.changed or notes.read or notes.commands):
+            lines.append("- (no file or command in the summarised messages)")
+        lines += ["", "4. Remaining work"]
+        if notes.last_assistant:
+            lines.append(f"- Last step reported: {_first_line(notes.last_assistant, 240)}")
+        if notes.errors:
+            lines.append(f"- Resolve the last error: {notes.errors[-1]}")
+        if not notes.last_assistant and not notes.errors:
+            lines.append("- Continue with the current goal.")
+        lines += ["", "5. User constraints"]
+        lines += [f"- {c}" for c in _unique(notes.constraints, limit)] or ["- (none stated)"]
+        return "\n".join(lines)
