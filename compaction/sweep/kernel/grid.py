@@ -15,6 +15,7 @@ from compaction.model.history import History
 from compaction.model.settings import Settings
 from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
+from compaction.strategies.person import PERSON_ACTIONS, has_person_actions
 from compaction.summarizers import OfflineSummarizer, Summarizer
 
 Key = TypeVar("Key", bound=Hashable)
@@ -30,6 +31,8 @@ def refusal(prepared: History, form, summarizer: Summarizer | None) -> str | Non
         return "the summaries are not the offline summariser's"
     if lookups.compact_turns(prepared):
         return "the session calls the compact tool"
+    if has_person_actions(prepared):
+        return PERSON_ACTIONS
     from compaction.sweep.kernel.columns import columns_of  # numpy: loaded once a sweep may use the kernel
 
     call_indices = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
