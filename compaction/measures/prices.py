@@ -128,7 +128,7 @@ PRICE_TABLE: tuple[ModelPrice, ...] = (
     _long(_cached_input("gemini-3-pro", 2.0, 0.2, 12.0, GOOGLE), 200_000,
           _cached_input("gemini-3-pro (prompt over 200k)", 4.0, 0.4, 18.0, GOOGLE)),
     _cached_input("gemini-3-flash", 0.5, 0.05, 3.0, GOOGLE + " (as factquire.com quotes it, read there 2026-07-04)"),
-    # xAI's model for coding, as Cline's own provider and OpenRouter route it (x-ai/grok-code-fast-1)
+    # xAI's model for coding (OpenRouter's x-ai/grok-code-fast-1)
     _cached_input("grok-code-fast-1", 0.2, 0.02, 1.5, XAI_CODE),
 )
 _BY_FAMILY = {row.family: row for row in PRICE_TABLE}
