@@ -16,10 +16,12 @@ from compaction.errors import SettingsError
 from compaction.layers import PipelineResult, run_pipeline
 from compaction.measures import DEFAULT_PRICES, LogWindow, PipelineLoss, Prices, log_window, pipeline_loss_of
 from compaction.model import DEFAULTS, Settings
-from compaction.replay import ReplayResult, regime_context_limit, replay
+from compaction.replay import ReplayResult, replay
 from compaction.storage import OutputStore, new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
+from dashboard.render.agent_regime import Regime
+from dashboard.render.agent_regime import regime as regime_of
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
 from dashboard.ui import api_key, per_file
@@ -49,7 +51,7 @@ _CLAUDE_RESULTS = "_claude_results"
 _REPLAYS = "_replays"
 _TOUR = "_tour_result"
 _LOSSES = "_pipeline_losses"
-_REGIME = "_regime_context_limits"
+_REGIME = "_agent_regimes"
 _RESULT_CACHE_SIZE = 12
 _STRATEGY_REPLAYS = "_strategy_replays"
 _STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
@@ -159,12 +161,13 @@ def offline_result(current_settings: Settings | None = None) -> PipelineResult:
                    lambda: run_pipeline(pipeline_view().history, current_settings, store(), OfflineSummarizer()))
 
 
-def regime_limit(regime: Settings) -> int | None:
-    """The CONTEXT_LIMIT at which the pipeline at `regime` summarises where the agent first compacted itself
-    (compaction/replay/regime.py), once per file, settings and window."""
-    window = model_window()
-    return _cached(_REGIME, (*_result_key(regime), window),
-                   lambda: regime_context_limit(history(), regime, window))
+def agent_regime() -> Regime:
+    """The agent's own regime at the sidebar's other settings (dashboard/render/agent_regime.py), the one
+    Pipeline and Tune offer, once per file, settings and window."""
+    window, current = model_window(), settings()
+    maxima = {spec.field: spec.maximum for spec in SLIDERS}
+    return _cached(_REGIME, (*_result_key(current), window),
+                   lambda: regime_of(history(), window, maxima, current))
 
 
 def pipeline_loss(result: PipelineResult) -> "PipelineLoss":
