@@ -9,8 +9,9 @@ files), and `watch --json --until-idle` where the file's format has a live reade
 from each command's JSON where the command gives it:
 - calls: replay's totals.calls, composition's calls, corpus's model_calls, watch's closing line's calls;
 - cost: the log's recorded cost, replay's totals.recorded_cost_usd, corpus's recorded_cost_usd, watch's
-  cost so far; where a command prices another set of calls by design (watch: every call paid, branches
-  included), its JSON must name the final branch's figure beside it, and that figure is the one compared;
+  cost so far; where a command counts another set of calls by design (watch: every call paid, branches
+  included), its JSON must name the final branch's figures beside its own ("branches"): those are
+  compared, and its own against the paid figures it names ("watch paid");
 - window: replay's model_window.tokens, composition's, compactions' and corpus's model_window_tokens;
 - compactions: replay's boundaries, compactions' cards, corpus's log_compactions.
 A figure a command does not give is "-" (not a difference). One row per agent: files, agree, differ, and
@@ -99,10 +100,16 @@ def figures_of(path: Path, corpus_row: dict | None) -> dict:
     if fmt in LIVE_FORMATS:
         watched, error = run("watch", "--json", "--until-idle", "0.5", str(path))
         last = watched[-1] if isinstance(watched, list) else watched
-        if isinstance(last, dict):
-            final = last.get("final_branch") or last  # by design watch counts every call paid
-            out["calls"]["watch"] = final.get("calls")
-            out["cost"]["watch"] = round(final.get("cost_so_far_usd") or 0.0, 6)
+        if isinstance(last, dict) and isinstance(last.get("branches"), dict):
+            # by design watch counts every call paid, on whichever branch: it names the final branch's
+            # figures beside its own, and those are compared; its own must be the paid ones it names
+            named = last["branches"]
+            out["calls"]["watch"] = named.get("final_branch_calls")
+            out["cost"]["watch"] = round(named.get("final_branch_cost_usd") or 0.0, 6)
+            out["watch paid"] = {"watch": last.get("calls"), "named": named.get("paid_calls")}
+        elif isinstance(last, dict):  # a watch that names no other figure: its own are compared
+            out["calls"]["watch"] = last.get("calls")
+            out["cost"]["watch"] = round(last.get("cost_so_far_usd") or 0.0, 6)
         else:
             errors["watch"] = error or "no line"
     differs = [name for name, by in out.items()
