@@ -4,6 +4,8 @@ import argparse
 
 from compaction.cli import common as cli_common
 from compaction.cli.strategies import add_strategy_flags, strategy_from
+from compaction.measures.branches_paid import paid_and_final
+from compaction.measures.cost import DEFAULT_PRICES
 from compaction.replay.lookups import call_number
 from compaction.replay.loop import ReplayResult
 from compaction.words import plural
@@ -32,8 +34,10 @@ def command_replay(args: argparse.Namespace) -> int:
     data["input"] = {"file": str(args.file), "format": conversation.format,
                      "messages": len(conversation.messages)}
     data["model_window"] = cli_common.model_window_of(args, conversation)
+    paid = paid_and_final(conversation, cli_common.prices_from(args) or DEFAULT_PRICES)
+    data["branches"] = paid.as_dict()  # the calls paid beside the final branch this replay numbers
     return cli_common.emit(args, data, f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
-                 f"strategy {result.strategy}", replay_table(result, data["model_window"]))
+                 f"strategy {result.strategy}", replay_table(result, data["model_window"]) + f"\nthe log: {paid.sentence()}")
 
 
 def replay_table(result: ReplayResult, window: dict | None = None) -> str:

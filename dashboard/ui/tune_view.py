@@ -134,9 +134,7 @@ def heatmap(result: SweepResult, measure: str, x: Axis, y: Axis, current, place)
     where = ("The black square marks the sidebar's settings." if current is not None else
              f"The sidebar's settings ({sidebar}) are not on this grid.")
     st.caption(f"{where} Colour: {MEASURES[measure].darker}; each measure is one side of a trade-off (see below). "
-               f"Every cell replays all {calls(state.history()):,} calls of the session. '–' means the "
-               f"session has nothing to measure there. {result.replays:,} replays ran; the other cells had the same "
-               "outcome as one of them.")
+               f"'–' means the session has nothing to measure there. {how_computed(result, calls(state.history()))}")
 
 
 def why_flat(result: SweepResult, history, x: Axis, y: Axis, unit: str) -> None:
@@ -148,16 +146,19 @@ def why_flat(result: SweepResult, history, x: Axis, y: Axis, unit: str) -> None:
                 icon=":material/horizontal_rule:")
 
 
-def how_computed(result: SweepResult) -> None:
-    """Which cells the columnar kernel computed and which the loop replayed, and why."""
-    cells = result.cell_count
-    if not result.left_to_loop:
-        st.caption(f"All {cells:,} pairs computed by the columnar kernel: the figures of their replays, "
-                   "without replaying.")
-        return
+def how_computed(result: SweepResult, call_count: int) -> str:
+    """How the cells were computed: how many by the columnar kernel, how many by the loop and why."""
+    cells, looped = result.cell_count, len(result.left_to_loop)
+    what = "pairs" if result.y_name is not None else "settings"
+    kernel = f"the figures of their replays of all {call_count:,} calls, without replaying"
+    if not looped:
+        return f"All {cells:,} {what} computed by the columnar kernel: {kernel}."
     why = "; ".join(sorted(set(result.left_to_loop.values())))
-    st.caption(f"{result.by_kernel:,} of {cells:,} pairs computed by the columnar kernel; the loop replayed "
-               f"{len(result.left_to_loop):,} ({why}).")
+    replays = (f" in {result.replays:,} replays (the other cells had the same outcome as one of them)"
+               if result.replays < looped else "")
+    done = f"{result.by_kernel:,} of {cells:,} {what} computed by the columnar kernel ({kernel}); the loop " \
+        if result.by_kernel else "The loop "
+    return f"{done}replayed all {call_count:,} calls for {looped:,}{replays}: {why}."
 
 
 def trade_off(result: SweepResult, cell, key: str = tuning.TRADE_OFF_KEY,

@@ -46,6 +46,11 @@ def test_a_codex_log_starts_from_codex_and_draws_its_limit_as_a_line(rollout):
     assert chart["data"][0]["type"] == "scatter" and len(chart["data"][0]["x"]) == len(limits)
     assert not any(trace["type"] == "heatmap" for index in range(len(at.get("plotly_chart")))
                    for trace in chart_spec(at, index)["data"])
+    # the chart's caption says how its cells were computed: by the kernel, by the loop, how many
+    assert any(text in (f"All {len(limits)} settings computed by the columnar kernel: the figures of their replays "
+                        "of all 25 calls, without replaying.",
+                        f"The loop replayed all 25 calls for {len(limits)}: the strategy has no columnar form.")
+               for text in (caption.value for caption in at.caption))
     [config] = [block.value for block in at.code if block.value.startswith("# Codex CLI")]
     keys = tomllib.loads(config)
     # at first the agent's own point is exported: 90 % of the window, the last of the values
