@@ -10,7 +10,7 @@ from dashboard.render.narrative import agent_title, loading_notes
 from dashboard.render.pairs import input_note, other_warnings, warning_text
 from dashboard.render.text import literal
 from dashboard.render.units import CHARS, SIZE_WORDS, UNIT_LABELS, compact_number, convert, describe
-from dashboard.ui import composition_view, loading, state, views
+from dashboard.ui import composition_view, loading, state, uploads, views
 
 st.title("Conversation")
 st.caption("The agent history to compact. Pick a bundled sample, generate one, or upload your own; "
@@ -90,8 +90,9 @@ with upload_tab:
     uploaded = st.file_uploader(
         "Conversation file", type=loading.UPLOAD_TYPES, key=UPLOAD_KEY, max_upload_size=loading.UPLOAD_LIMIT_MB,
         help=loading.UPLOAD_HELP)
-    st.caption(f"Accepted: {', '.join(entry.title for entry in all_formats())} "
-               f"({', '.join(loading.UPLOAD_TYPES)}). Up to {loading.UPLOAD_LIMIT_MB} MB per file.")
+    st.caption(f"Accepted: {', '.join(entry.title for entry in all_formats())}, whatever the file's name (the "
+               f"format is recognised by its content). Up to {loading.UPLOAD_LIMIT_MB} MB per file. The upload is "
+               "kept on the server under its content's hash, which the address names: a reload shows it again.")
     if uploaded is None and on_show.origin == "upload":  # the file box empties when the page is left
         st.caption(f"On show now: **{literal(on_show.label)}**, uploaded earlier. Upload another file to replace it.")
     if uploaded is not None:
@@ -100,7 +101,7 @@ with upload_tab:
             reading = st.empty()  # the progress line goes once the file is read: the outcome says the rest
             with reading.status(f"Reading {literal(uploaded.name)}…", expanded=False):
                 try:
-                    use(loading.load_upload(uploaded.getvalue(), uploaded.name))
+                    use(uploads.take(uploaded.getvalue(), uploaded.name))
                     done = (uploaded.file_id, None)
                 except CompactionError as error:
                     done = (uploaded.file_id, str(error))
@@ -111,6 +112,9 @@ with upload_tab:
         if done[1]:
             st.error(f"**{literal(uploaded.name)} could not be read**, so the previous conversation stays loaded.\n\n"
                      f"{literal(done[1])}")
+
+if on_show.origin == "upload" and on_show.upload:  # a file of several sessions: which one is on show
+    uploads.session_picker(on_show, use)
 
 loaded = state.loaded()
 conversation = loaded.conversation

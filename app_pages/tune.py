@@ -45,7 +45,6 @@ current = tuning.current_cell(result, current_settings)
 tune_view.heatmap(result, measure, x_axis, y_axis, current, place)
 tune_view.against_paid(result, lambda name, value: {x_axis.name: x_axis, y_axis.name: y_axis}[name].phrase(value),
                        tuning.setting_name)
-tune_view.how_computed(result)
 tune_view.why_flat(result, history, x_axis, y_axis, unit)
 tune_view.agent_regime(history)
 tune_view.trade_off(result, current)

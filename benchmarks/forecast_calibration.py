@@ -10,6 +10,8 @@ widening: pace.py), so a widening can be tried without following the logs again.
 one for a session whose own history holds fewer than pace.SHORT growths, one for the others; each is the
 smallest that holds the truth at 80 % of the points it is fitted on. Cross-validation: for each repository
 of the tune part, fitted on the tune part's other repositories and checked on its points.
+The point (`calls_left`) is re-scaled the same way from the replays' median: pace.PACE, the factor that
+brings the most points within max(3, 30 %) of the truth, fitted and cross-validated as the widenings.
 """
 
 import argparse
@@ -28,6 +30,7 @@ from compaction.live import pace  # noqa: E402
 BEFORE = (20, 10, 5)
 TARGET = 0.80
 GRID = tuple(step / 100 for step in range(0, 301, 2))
+PACES = tuple(step / 100 for step in range(40, 121))
 AGENTS = {"claude-code": "Claude Code", "codex": "Codex", "gemini-cli": "Gemini CLI"}
 
 
@@ -43,8 +46,7 @@ def widened(row: dict, drift: float) -> tuple[int | None, int | None]:
     if replays is None:
         low, high = row["range"]
         return low, high
-    low, high, _ = replays
-    return pace.widen(low, high, drift)
+    return pace.widen(replays[0], replays[1], drift)
 
 
 def holds(found: Sequence, truth: int) -> bool:
@@ -54,6 +56,23 @@ def holds(found: Sequence, truth: int) -> bool:
 
 def close(predicted, truth: int) -> bool:
     return predicted is not None and abs(predicted - truth) <= max(3, 0.3 * truth)
+
+
+def point(row: dict, factor: float) -> int | None:
+    """The point with `factor` in place of pace.PACE (past the threshold it stays 1; rows written before the
+    median was kept re-scale the point as it was made)."""
+    replays = row.get("replays")
+    if replays is None or row["calls_left"] is None:
+        return row["calls_left"]
+    median = replays[3] if len(replays) > 3 else row["calls_left"]
+    return pace.scaled(median, factor)
+
+
+def fit_pace(rows: list[dict]) -> float:
+    """The factor of PACES that brings the most points of `rows` within max(3, 30 %) (the nearest 1 of a tie)."""
+    if not rows:
+        return pace.PACE
+    return max(PACES, key=lambda f: (sum(close(point(r, f), r["before"]) for r in rows), -abs(f - 1)))
 
 
 def covered(rows: list[dict], drifts: tuple[float, float]) -> int:
@@ -79,13 +98,14 @@ def fit(rows: list[dict]) -> tuple[float, float]:
 
 
 def cross_validated(rows: list[dict]) -> list[tuple[dict, tuple[int | None, int | None]]]:
-    """Each tune point with the range a fit that left its repository out gives it."""
+    """Each tune point with the range and the point a fit that left its repository out gives it."""
     repositories = sorted({r["repository"] for r in rows})
     found = []
     for repository in repositories:
-        drifts = fit([r for r in rows if r["repository"] != repository])
-        found += [(r, widened(r, drifts[0] if is_short(r) else drifts[1])) for r in rows
-                  if r["repository"] == repository]
+        others = [r for r in rows if r["repository"] != repository]
+        drifts, factor = fit(others), fit_pace(others)
+        found += [({**r, "calls_left": point(r, factor)}, widened(r, drifts[0] if is_short(r) else drifts[1]))
+                  for r in rows if r["repository"] == repository]
     return found
 
 
@@ -128,20 +148,33 @@ def report(rows: list[dict]) -> tuple[float, float]:
     points = annotate(rows)
     tune = [r for r in points if r["part"] == PARTS[0]]
     held_out = [r for r in points if r["part"] == PARTS[1]]
-    drifts = fit(tune)
+    drifts, factor = fit(tune), fit_pace(tune)
+    print(f"pace fitted on the tune part: {factor:.2f}; now in pace.py: {pace.PACE:.2f}")
     print(f"drift fitted on the tune part ({len(tune)} points, {len({r['repository'] for r in tune})} repositories): "
           f"{drifts[1]:.2f} ({drifts[0]:.2f} under {pace.SHORT} growths of history); now in pace.py: "
           f"{pace.DRIFT:.2f} ({pace.SHORT_DRIFT:.2f})")
     kind = lambda r: f"{r['agent_title']}, {'short' if is_short(r) else 'long'} history"  # noqa: E731
     as_made = lambda part: [(r, tuple(r["range"])) for r in points if r["part"] == part]  # noqa: E731
-    table(cross_validated(tune), "tune part, leave one repository out (each repository fitted without it):",
+    table(cross_validated(tune), "tune part, leave one repository out (each repository fitted without it, the "
+          "pace too):",
           lambda r: r["agent_title"])
     for part in PARTS:
         table(as_made(part), f"{part} part, the ranges as the forecast made them:", lambda r: r["agent_title"])
     refit = [(r, widened(r, drifts[0] if is_short(r) else drifts[1])) for r in held_out]
     table(refit, "held-out part, widened with the drifts fitted on the tune part:", kind)
     table(refit, "held-out part, every agent:", lambda r: "every agent")
+    print_pace(held_out, factor)
     return drifts
+
+
+def print_pace(rows: list[dict], factor: float) -> None:
+    """The point within max(3, 30 %) on `rows`, as the forecast made it and with the pace fitted elsewhere."""
+    def shares(of) -> str:
+        return "/".join(f"{sum(close(of(r), d) for r in mine) / len(mine):.0%}" if (mine := [
+            r for r in rows if r["before"] == d]) else "-" for d in BEFORE)
+    print(f"\nheld-out part, point within max(3, 30 %) at {'/'.join(map(str, BEFORE))}: as made (pace "
+          f"{pace.PACE:.2f}) {shares(lambda r: r['calls_left'])}; with the pace fitted on the tune part "
+          f"({factor:.2f}) {shares(lambda r: point(r, factor))}")
 
 
 def main(argv: list[str] | None = None) -> int:

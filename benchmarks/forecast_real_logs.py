@@ -33,9 +33,10 @@ MARKS = (b'"compact_boundary"', b'"type":"compacted"')
 
 
 class Replays:
-    """The replayed 10th and 90th percentiles of the calls left (before the range is widened) and how many
-    replays there were, at the newest forecast: what benchmarks/forecast_calibration.py re-widens."""
-    found: list[tuple[float, float, int]] = []
+    """The replayed 10th and 90th percentiles of the calls left (before the range is widened), how many
+    replays there were and their median (before PACE), at the newest forecast: what
+    benchmarks/forecast_calibration.py re-widens and re-scales."""
+    found: list[tuple[float, float, int, float]] = []
 
     gaps: list[tuple[float, int, list[int]]] = []  # what passages() was asked: (gap, pending, growths)
 
@@ -48,7 +49,7 @@ class Replays:
 
     @staticmethod
     def spread(found):
-        Replays.found.append((quantile(found, LOW), quantile(found, HIGH), len(found)))
+        Replays.found.append((quantile(found, LOW), quantile(found, HIGH), len(found), quantile(found, 0.5)))
         return Replays.widen(found)
 
     widen = staticmethod(live_forecast.spread)

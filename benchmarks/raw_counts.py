@@ -42,7 +42,8 @@ def _codex(path: Path) -> dict:
 
 def _gemini(path: Path) -> dict:
     """Model calls: gemini messages with non-zero tokens; tool results: tool calls with a result;
-    compactions: info notes that announce a compression. JSON-lines recordings count each id once."""
+    compactions: info notes that announce a compression. JSON-lines recordings count each id once
+    (the lines' messages and the lists of `$set` checkpoints)."""
     text = path.read_text(encoding="utf-8")
     try:
         messages = json.loads(text).get("messages", [])
@@ -53,7 +54,10 @@ def _gemini(path: Path) -> dict:
                 value = json.loads(raw)
             except ValueError:
                 continue
-            if isinstance(value, dict) and isinstance(value.get("id"), str):
+            if isinstance(value, dict) and isinstance(value.get("$set"), dict):  # a checkpoint's list
+                value = value["$set"]
+                by_id |= {m["id"]: m for m in value.get("messages") or () if isinstance(m, dict) and "id" in m}
+            elif isinstance(value, dict) and isinstance(value.get("id"), str):
                 by_id[value["id"]] = value
         messages = list(by_id.values())
     calls = sum(1 for m in messages if m.get("type") == "gemini" and isinstance(m.get("tokens"), dict)

@@ -1,6 +1,6 @@
 """`compaction composition FILE`: what fills the context of one model call, by kind, in tokens.
 
-The call (the last by default; numbered from 0, as `replay --json` numbers them) is taken from a replay
+The call (the last by default; numbered from 1, as the pages and `replay --json` number them) is taken from a replay
 of the file, with the strategy applied as the replay applies it. Without --strategy (`none`) no strategy
 of the lab acts and nothing is replayed: the history is what the log sent, its agent's own compactions as
 recorded (the whole history for a log that never compacted; what the as-recorded strategy sends), and its
@@ -14,6 +14,7 @@ from compaction.errors import SettingsError
 from compaction.measures.composition import KIND_TITLES, KINDS
 from compaction.measures.composition_tokens import Composition, call_composition, sent_composition
 from compaction.model.tokens import TokenModel
+from compaction.replay.lookups import call_number
 from compaction.strategies import build, lookup
 
 NONE = "none"
@@ -34,8 +35,8 @@ def add_command(subparsers) -> None:
     command.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                          help="a parameter of the strategy, e.g. --param keep_recent=5 (repeat for more)")
     command.add_argument("--call", type=int, default=-1, metavar="N",
-                         help="the model call, from 0 as `replay --json` numbers them; negative counts from the "
-                              "end (default -1: the last)")
+                         help="the model call, from 1 as the pages and `replay --json` number them; negative "
+                              "counts from the end (default -1: the last)")
     command.set_defaults(handler=command_composition)
 
 
@@ -50,11 +51,12 @@ def _strategy(args: argparse.Namespace):
 
 
 def _call_number(wanted: int, calls: int, file) -> int:
+    """The position (from 0) of the call numbered `wanted` (from 1; negative: from the end)."""
     if not calls:
         raise SettingsError(f"{file}: no model call (no assistant message): nothing fills a context")
-    number = wanted + calls if wanted < 0 else wanted
-    if not 0 <= number < calls:
-        raise SettingsError(f"--call {wanted}: {file} has calls 0 to {calls - 1:,} (or -1 to -{calls:,} from the end)")
+    number = wanted + calls if wanted < 0 else wanted - 1
+    if wanted == 0 or not 0 <= number < calls:
+        raise SettingsError(f"--call {wanted}: {file} has calls 1 to {calls:,} (or -1 to -{calls:,} from the end)")
     return number
 
 
@@ -84,10 +86,10 @@ def command_composition(args: argparse.Namespace) -> int:
     found, call, calls, index, sent, exact, model = _composed(args, step, conversation)
     data = {"input": {"file": str(args.file), "format": conversation.format, "messages": len(conversation.messages)},
             "strategy": {"name": args.strategy, "parameters": step.params if step else {}, "words": words},
-            "call": call, "calls": calls, "answers_message": index, "messages_sent": sent, "exact_tokens": exact,
+            "call": call_number(call), "calls": calls, "answers_message": index, "messages_sent": sent, "exact_tokens": exact,
             **found.as_dict(), "token_model": model.describe()}
-    title = (f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages; call {call:,} of "
-             f"0-{calls - 1:,} (answers message {index:,}, {sent:,} message{'' if sent == 1 else 's'} sent); "
+    title = (f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages; call {call_number(call):,} of "
+             f"{calls:,} (answers message {index:,}, {sent:,} message{'' if sent == 1 else 's'} sent); "
              f"strategy {words}")
     return cli_common.emit(args, data, title, composition_table(found, exact))
 

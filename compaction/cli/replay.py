@@ -4,6 +4,9 @@ import argparse
 
 from compaction.cli import common as cli_common
 from compaction.cli.strategies import add_strategy_flags, strategy_from
+from compaction.measures.branches_paid import paid_and_final
+from compaction.measures.cost import DEFAULT_PRICES
+from compaction.replay.lookups import call_number
 from compaction.replay.loop import ReplayResult
 
 
@@ -30,14 +33,16 @@ def command_replay(args: argparse.Namespace) -> int:
     data["input"] = {"file": str(args.file), "format": conversation.format,
                      "messages": len(conversation.messages)}
     data["model_window"] = cli_common.model_window_of(args, conversation)
+    paid = paid_and_final(conversation, cli_common.prices_from(args) or DEFAULT_PRICES)
+    data["branches"] = paid.as_dict()  # the calls paid beside the final branch this replay numbers
     return cli_common.emit(args, data, f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
-                 f"strategy {result.strategy}", replay_table(result, data["model_window"]))
+                 f"strategy {result.strategy}", replay_table(result, data["model_window"]) + f"\nthe log: {paid.sentence()}")
 
 
 def replay_table(result: ReplayResult, window: dict | None = None) -> str:
     lines = [f"{'call':>6} {'message':>8} {'sent':>6} {'tokens':>9} {'no compaction':>14} {'summaries':>9}  acted"]
     for c in result.calls:
-        lines.append(f"{c.call:>6} {c.index:>8} {c.messages:>6} {c.tokens:>9,} {c.raw_tokens:>14,} "
+        lines.append(f"{call_number(c.call):>6} {c.index:>8} {c.messages:>6} {c.tokens:>9,} {c.raw_tokens:>14,} "
                      f"{c.summaries:>9}  {' '.join(c.acted)}{'  OVER WINDOW' if c.over_window else ''}")
     totals = result.totals
     lines += ["", f"calls {totals['calls']:,}, summaries {totals['summaries']:,}, reactive {totals['reactive']:,}, "
@@ -45,6 +50,9 @@ def replay_table(result: ReplayResult, window: dict | None = None) -> str:
     lines += [line for line in totals_lines(totals) if line]
     if window is not None:
         lines.append(f"model window {window['tokens']:,} tokens ({window['source']})")
+    for own in result.call_windows:
+        number = next((call_number(c.call) for c in result.calls if c.index == own.index), None)
+        lines.append(f"call {number:,} ran on {own.model}: replayed against its window of {own.tokens:,} tokens")
     if totals["reactive"]:  # the window, not the settings, compacted: say which flag moves it
         lines.append(f"the model window ({totals['model_window_tokens']:,} tokens) was reached: reactive compaction "
                      f"ran {totals['reactive']:,} time(s) whatever the settings (--model-window sets the window)")

@@ -1,23 +1,28 @@
 """`compaction watch FILE`: follow an agent's log as it is written and print one line per new model call
 (call, tokens, growth, the tokens and calls left to the agent's compaction, cost so far), or with
-`--json` one JSON object a line (compaction/live/report.py lists them). Stops on Ctrl-C, or after
-`--until-idle SECONDS` without anything new in the file. On a shared server only files inside the
+`--json` one JSON object a line (compaction/live/report.py lists them). Stops on Ctrl-C (SIGINT) or
+SIGTERM, or after `--until-idle SECONDS` without anything new in the file. Both signals get a handler of
+the watcher's own: a process started in the background inherits SIGINT ignored, and Python then installs
+no KeyboardInterrupt for it, so Ctrl-C (or a test's SIGINT) would not stop it. On a shared server only files inside the
 folders of COMPACTION_SESSION_FOLDERS may be followed, checked again before every read: a file that
 comes to lead outside them (a link put in its place) stops the watch with one line, status 2."""
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
 
 from compaction.access import session_folders
 from compaction.cli.common import write_json
-from compaction.errors import SettingsError
+from compaction.errors import CompactionError, SettingsError
+from compaction.importers import load_conversation
 from compaction.live.follower import Follower
 from compaction.live.formats import document_format, names, titles
 from compaction.live.places import followable
 from compaction.live.report import as_json, as_text, read_json
 from compaction.live.rules import what_if
+from compaction.measures.branches_paid import paid_and_final
 from compaction.strategies import lookup
 
 POLL_SECONDS = 0.5
@@ -60,9 +65,10 @@ def watch(args: argparse.Namespace) -> int:
     follower = Follower(path, args.format, args.strategy, params, allowed)
     say = _printer(args.json, follower.source.unit)
     reads_seen, seen, quiet_since = 0, None, time.monotonic()
+    stop = _stop_on_signals()
     reason = "interrupted"
     try:
-        while True:
+        while not stop:
             for reported in follower.updates():
                 say(reported)
             if args.reads:
@@ -78,16 +84,46 @@ def watch(args: argparse.Namespace) -> int:
                 break
             time.sleep(args.every)
     except KeyboardInterrupt:
-        reason = "interrupted"
+        stop.append(signal.SIGINT)
+    if stop:
+        reason = "terminated" if stop[0] == signal.SIGTERM else "interrupted"
     session = follower.session
     calls = len(session.calls) if session else 0
     cost = session.cost_usd if session else 0.0
+    branches = _branches(path, args.format)
     _emit(args.json, {"event": "stopped", "reason": reason, "calls": calls, "cost_so_far_usd": round(cost, 6),
                       "offset": follower.source.offset, "reads": follower.source.reads[-1].number
-                      if follower.source.reads else 0, "restarts": follower.source.restarts},
-          f"stopped ({'idle' if reason == 'idle' else 'Ctrl-C'}): {calls:,} calls, ${cost:,.4f} so far")
+                      if follower.source.reads else 0, "restarts": follower.source.restarts, "branches": branches},
+          f"stopped ({_SAID[reason]}): {calls:,} calls, ${cost:,.4f} so far"
+          + (f"; the file as Replay reads it: {branches['sentence']}" if branches else ""))
     sys.stdout.flush()
     return 0
+
+
+def _branches(path: Path, form: str) -> dict | None:
+    """The calls paid and those of the final branch, as every page counts them (Live counts each call it
+    sees, on whichever branch; Replay the final branch's): the file as it stands, or None when it cannot
+    be read whole (a line still being written)."""
+    try:
+        conversation = load_conversation(path, format=form)
+    except CompactionError:
+        return None
+    return paid_and_final(conversation).as_dict()
+
+
+_SAID = {"idle": "idle", "interrupted": "Ctrl-C", "terminated": "SIGTERM"}
+
+
+def _stop_on_signals() -> list[int]:
+    """SIGINT and SIGTERM each note themselves in the list returned; the loop stops before its next read, so
+    no line is left half printed."""
+    received: list[int] = []
+
+    def note(number: int, _frame) -> None:
+        received.append(number)
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, note)
+    return received
 
 
 def _printer(json_lines: bool, unit: str):

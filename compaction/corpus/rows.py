@@ -17,7 +17,8 @@ from compaction.errors import CompactionError
 from compaction.importers import load_conversation, load_run
 from compaction.importers.formats import title_of
 from compaction.importers.totals import RECORDED_TOTALS, has_tokens, input_of
-from compaction.measures.cost import Prices
+from compaction.measures.branches_paid import paid_and_final
+from compaction.measures.cost import DEFAULT_PRICES, Prices
 from compaction.model.calibration import recorded_context
 from compaction.model.conversation import Conversation
 from compaction.model.history import History, prepare
@@ -30,7 +31,7 @@ from compaction.sweep.sweeps import sweep
 
 # What the log holds, then what the replay at the job's settings gives (its totals, same names).
 LOG_COLUMNS = ("path", "run_line", "project", "session", "format", "format_title", "first_time", "last_time", "messages", "model_calls",
-               "chars", "bytes", "recorded_tokens", "recorded_peak_tokens", "log_compactions", "load_warnings",
+               "paid_calls", "paid_cost_usd", "left_branches", "chars", "bytes", "recorded_tokens", "recorded_peak_tokens", "log_compactions", "load_warnings",
                "input_pair_problems")
 # One name per replay total copied into the row: a measure the replay adds is one more name here.
 REPLAY_COLUMNS = ("tokens_sent", "raw_tokens_sent", "saved_share", "peak_tokens", "raw_peak_tokens", "summaries",
@@ -70,7 +71,7 @@ def session_row(item: SessionFile, job: Job) -> dict[str, Any]:
         conversation = load_conversation(path, name=item.relative) if item.run is None else \
             load_run(path, item.run, name=item.relative)
         history = prepare(conversation)
-        row.update(log_facts(conversation, history))
+        row.update(log_facts(conversation, history, job.prices))
         if item.run is not None:
             row["session"] = item.run.name  # its instance: the file's runs share its path
         row["kind"], row["subagent_of"] = subagents.from_log(conversation, item.relative)
@@ -104,9 +105,10 @@ def empty_row(item: SessionFile) -> dict[str, Any]:
     return row
 
 
-def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
+def log_facts(conversation: Conversation, history: History, prices: Prices | None = None) -> dict[str, Any]:
     """What the log itself says: size, calls, times, recorded usage, its own compactions, problems."""
     metadata = conversation.metadata or {}
+    paid = paid_and_final(conversation, prices or DEFAULT_PRICES)
     times = [time for time in conversation.timestamps if time]
     recorded = [tokens for entry in conversation.usage if entry and (tokens := recorded_context(entry)) is not None]
     totals = metadata.get(RECORDED_TOTALS)
@@ -118,7 +120,11 @@ def log_facts(conversation: Conversation, history: History) -> dict[str, Any]:
         "first_time": times[0] if times else None,
         "last_time": times[-1] if times else None,
         "messages": len(history.messages),
-        "model_calls": sum(1 for message in history.messages if message.get("role") == "assistant"),
+        "model_calls": paid.final_calls,  # the final branch's, as the replay numbers them
+        # with the calls of branches the person left (rewound, restarted): paid for, not replayed
+        "paid_calls": paid.paid_calls,
+        "paid_cost_usd": paid.paid_cost_usd,
+        "left_branches": paid.sentence() if paid.left else None,  # names both figures, as every page does
         "chars": history.size,
         "recorded_tokens": sum(recorded) if recorded else None,
         "recorded_peak_tokens": max(recorded) if recorded and conversation.has_usage else None,

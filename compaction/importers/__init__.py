@@ -2,10 +2,11 @@
 
 `load_conversation(source, format="auto", name=None)` returns a Conversation in Anthropic form, with
 the detected format, warnings (message indices) and metadata. Bad input raises ConversationError
-naming the file and the line, field or message index; never a bare exception. `load_run(path, key)`
-reads one run of an evaluation output (runs.py: a corpus lists them with runs_in), or one session of a
-database that holds several (a format's `sessions` and `load_session`). A file of no known format is told
-what it most resembles, or what the lab reads (unknown.py).
+naming the file and the line, field or message index; never a bare exception. A file of several sessions
+(an evaluation output's runs, a chat history's runs, a database's sessions: runs.py, a format's `sessions`
+and `load_session`) lists them with `sessions_in(path)` and `load_run(path, key)` reads one; a corpus makes
+each a row, the upload offers a picker. A file of no known format is told what it most resembles, or what
+the lab reads (unknown.py).
 """
 
 from pathlib import Path
@@ -27,7 +28,7 @@ from compaction.importers.formats import (
 )
 from compaction.importers.jsonl import JsonLines, read_lines
 from compaction.importers.limits import check_value_count
-from compaction.importers.runs import RunKey, run_line
+from compaction.importers.runs import RunKey, run_line, runs_in
 from compaction.importers.source import (
     MAX_FILE_BYTES,
     MAX_NESTING_DEPTH,
@@ -92,6 +93,12 @@ def load_run(path: str | Path, key: RunKey, name: str | None = None) -> Conversa
     return without_lone_surrogates(conversation) if might_hold_surrogates(data) else conversation
 
 
+def sessions_in(path: str | Path, name: str | None = None) -> tuple[RunKey, ...]:
+    """The sessions of a file that holds two or more (runs_in), () for a file of one session. `name`: the
+    name the file came under when its path does not carry it (an upload kept under its content's hash)."""
+    return runs_in(Path(path), name)
+
+
 def _parse(data: bytes, label: str, chosen) -> tuple[Conversation, bool]:
     """The conversation, and whether orjson parsed all of it (one document)."""
     text_format = chosen if chosen is not None and chosen.load_text is not None else None
@@ -140,4 +147,4 @@ def detect_format(value: Any) -> str:
 
 
 __all__ = ["MAX_FILE_BYTES", "MAX_NESTING_DEPTH", "RunKey", "all_formats", "choices", "detect_format", "has_tokens",
-           "input_of", "load_conversation", "load_run", "suffixes", "title_of"]
+           "input_of", "load_conversation", "load_run", "sessions_in", "suffixes", "title_of"]

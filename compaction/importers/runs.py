@@ -19,6 +19,7 @@ from compaction.importers.source import loads_line
 from compaction.model.conversation import Conversation, LoadWarning
 
 RUNS_SUFFIX = ".jsonl"  # one run a line: JSON lines
+TEXT_HEAD = 65_536  # bytes of a file shown to a text format's recogniser (as importers.load_conversation does)
 _FIRST_LINES = 50  # lines looked at for the first object (blank lines, // notes, a CLI's plain-text lines)
 
 # a format's reading of one run: (the part of the line its reader takes, a label) -> the Conversation
@@ -85,16 +86,20 @@ def instance_of(row: dict) -> str | None:
     return found if isinstance(found, str) and found.strip() else None
 
 
-def runs_in(path: Path) -> tuple[RunKey, ...]:
+def runs_in(path: Path, name: str | None = None) -> tuple[RunKey, ...]:
     """The runs of a JSON-lines file holding two or more (each line a run with its `history`); () for any
     other file, which is one session, or one that cannot be read here (its reading says why). Only the
     first object line is parsed unless the file is such an output. A format that lists the sessions of its
-    own files (a database, an export of several) gives their keys."""
+    own files (a database, an export of several, a chat history of several runs) gives their keys. `name`:
+    the name the file came under when its path does not carry it (an upload kept under its content's
+    hash); a text format then also knows its files by their first lines, whatever their name."""
+    named = (name or path.name).lower()
     listed = next((found for entry in all_formats() if entry.sessions is not None
-                   and path.name.lower().endswith(entry.suffixes) and (found := entry.sessions(path))), ())
+                   and (named.endswith(entry.suffixes) or name is not None and _text_of(entry, path))
+                   and (found := entry.sessions(path))), ())
     if listed:
         return listed
-    if not path.name.lower().endswith(RUNS_SUFFIX):
+    if not named.endswith(RUNS_SUFFIX):
         return ()
     try:
         with path.open("rb") as handle:
@@ -117,6 +122,18 @@ def runs_in(path: Path) -> tuple[RunKey, ...]:
         names.add(name)
         keys.append(RunKey(number, name, instance))
     return tuple(keys) if len(keys) > 1 else ()
+
+
+def _text_of(entry, path: Path) -> bool:
+    """Whether `path`'s head is a file of the text format `entry` (its recogniser of the text)."""
+    if entry.text is None:
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(TEXT_HEAD)
+    except OSError:
+        return False
+    return head.lstrip()[:1] not in (b"{", b"[") and entry.text(head.decode("utf-8", "ignore"))
 
 
 def run_line(data: bytes, key: RunKey, label: str) -> dict:

@@ -10,6 +10,8 @@ terms.py, probes.py), the registry of measures (registry.py), the model window b
 Its modules are internal to the engine: the dashboard and other packages use the names below.
 """
 
+from compaction.measures.billing import NO_CACHE
+from compaction.measures.branches_paid import PaidAndFinal, paid_and_final
 from compaction.measures.composition import KIND_TITLES, KINDS, NOT_IN_LOG, TOOL_RESULTS
 from compaction.measures.composition_tokens import (
     OTHER_TOOLS,
@@ -32,8 +34,9 @@ from compaction.measures.windows import LogWindow, log_window
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
 
 __all__ = ["DEFAULT_PRICES", "DEFAULT_TOKEN_MODEL", "KINDS", "KIND_MEANING", "KIND_TITLES", "MAX_SCORE", "MEASURES",
-           "NOT_IN_LOG", "OTHER_TOOLS", "TOOL_RESULTS", "Composition", "LogWindow", "PipelineLoss",
+           "NOT_IN_LOG", "NO_CACHE", "OTHER_TOOLS", "TOOL_RESULTS", "Composition", "LogWindow", "PaidAndFinal",
+           "PipelineLoss",
            "Prices", "ProbeError", "Prober", "TokenModel", "bills_cache_writes", "call_composition",
-           "compositions_along", "history_composition", "log_window", "pareto_front",
+           "compositions_along", "history_composition", "log_window", "paid_and_final", "pareto_front",
            "pipeline_loss_of", "probe_score", "sent_composition", "uncompacted_along", "uncompacted_call_composition",
            "uncompacted_composition"]

@@ -5,7 +5,7 @@ with the history it sends; sweeps and corpora aggregate the same records."""
 from dataclasses import dataclass
 
 from compaction.measures.billing import Billing
-from compaction.measures.cache import CacheUse, cache_reads, expired, shared_prefix_chars
+from compaction.measures.cache import CacheUse, cache_reads, shared_prefix_chars
 from compaction.measures.loss import SentView, artifact_retention, artifacts, blind_references
 from compaction.measures.prices import recorded_parts
 from compaction.measures.terms import TermIndex
@@ -101,7 +101,7 @@ class Meter:
         if as_sent is not None:
             _, five, hour, read = recorded_parts(as_sent)
             cache = CacheUse(read, five + hour, False)
-        elif shared is None or expired(self.previous_time, time, price.ttl_s):
+        elif shared is None or not price.holds(self.previous_time, time):
             cache = CacheUse(0, context_tokens, False)
         else:
             cache = cache_reads(model, overhead, shared(), context_tokens, self.previous_tokens)

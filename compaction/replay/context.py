@@ -1,16 +1,17 @@
 """What a replay of one conversation starts from, whichever loop runs it (reference.py, incremental.py), and
 how its result is finished: the prepared conversation, the store and summariser, the model window, the
 billing of every call, and the indexes the loops look up. The model window is the caller's, or the log's
-own (its model's, measures/windows.py). A sweep's cells share one."""
+own (its main model's, measures/windows.py). A sweep's cells share one. A call on another model than the
+main one (a one-off turn on a small model) is held to its own model's window (window_at)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from compaction.errors import SettingsError
 from compaction.measures.billing import Billing
 from compaction.measures.cache import modelled_cache_reads
 from compaction.measures.cost import Prices
 from compaction.measures.meter import Meter
-from compaction.measures.windows import log_window
+from compaction.measures.windows import CallWindow, call_windows, log_window
 from compaction.model.history import History, prepare, remeasured
 from compaction.model.settings import Settings
 from compaction.replay import lookups
@@ -42,6 +43,19 @@ class ReplayContext:
     from_log: bool = True  # the tokens the log recorded are used where they are known (replay's from_log)
     follows_log: bool = False  # the strategy's calls are the log's own: never compacted reactively (StrategySpec)
     _cache_check: tuple | None = None  # (the check,) once worked out: it does not depend on the settings
+    # the calls on another model than the main one, by message index, each at its own model's window
+    call_windows: dict[int, CallWindow] = field(default_factory=dict)
+
+    def window_at(self, index: int) -> int:
+        """The window the call at message `index` is held to: its own model's, else the session's."""
+        found = self.call_windows.get(index)
+        return found.tokens if found is not None else self.window
+
+    def over_own_window(self, tokens) -> bool:
+        """Whether a call on another model than the main one sends more than its own window (`tokens`: what
+        each call sends, in call order)."""
+        return any(int(tokens[call]) > self.call_windows[index].tokens
+                   for call, index in enumerate(self.call_indices) if index in self.call_windows)
 
     @classmethod
     def start(cls, conversation, name: str, options: ReplayOptions, follows_log: bool = False) -> "ReplayContext":
@@ -54,10 +68,12 @@ class ReplayContext:
             window = log_window(prepared.recorded.usage, prepared.recorded.metadata).tokens
         calls = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
         prices = options.prices
+        recorded = prepared.recorded
         return cls(name, prepared, options.store or OutputStore.temporary(), options.summarizer or OfflineSummarizer(),
                    window, options.keep_histories, prices,
-                   Billing(prepared.recorded.usage, prices, prepared.recorded.run_model), calls,
-                   from_log=options.from_log, follows_log=follows_log)
+                   Billing(recorded.usage, prices, recorded.run_model), calls,
+                   from_log=options.from_log, follows_log=follows_log,
+                   call_windows=call_windows(recorded.usage, recorded.metadata, window))
 
     def new_result(self, settings: Settings) -> ReplayResult:
         prepared = self.prepared
@@ -65,7 +81,8 @@ class ReplayContext:
                             boundaries=lookups.boundaries_by_call(prepared.recorded.boundaries, self.call_indices),
                             calibration=prepared.calibration, prices=self.prices, token_model=prepared.token_model,
                             overhead_chars=prepared.overhead, recorded_totals=prepared.recorded.totals,
-                            run_model=prepared.recorded.run_model)
+                            run_model=prepared.recorded.run_model,
+                            call_windows=tuple(self.call_windows.values()))
 
     def new_meter(self) -> Meter:
         recorded = self.prepared.recorded

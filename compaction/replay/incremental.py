@@ -96,8 +96,8 @@ class IncrementalReplay:
         acted, events = protocol.with_pending(done.acted, done.events)
         unchanged = running.version == version
         tokens = known if known is not None and unchanged else running.context_tokens
-        if tokens > context.window:
-            compacted = protocol.reactive(tokens, running.snapshot(known if unchanged else None),
+        if tokens > context.window_at(index):
+            compacted = protocol.reactive(index, tokens, running.snapshot(known if unchanged else None),
                                           _reactive_settings(reads))
             if compacted is not None:
                 running.reset(compacted.history)

@@ -11,8 +11,8 @@ from compaction.model.running import RunningHistory
 
 
 def call_number(call: int) -> int:
-    """The number a 0-based call carries on the pages, in the report and in `compaction compactions`: from 1
-    (the first model call is call 1; `replay --json` and `composition --call` keep the 0-based one)."""
+    """The number a 0-based call carries on the pages, in the report, in `compaction compactions`, in every
+    JSON and in `composition --call`: from 1 (the first model call is call 1)."""
     return call + 1
 
 

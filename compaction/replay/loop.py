@@ -26,12 +26,16 @@ from compaction.replay.options import ReplayOptions, options_from
 from compaction.replay.records import MODEL_WINDOW_TOKENS, CallRecord, ReplayResult
 from compaction.replay.reference import replay_reference
 from compaction.strategies import StepFunction, resolve
+from compaction.strategies.person import has_person_actions
 
 __all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "ReplayOptions", "ReplayResult", "incremental_form", "replay"]
 
 
-def incremental_form(step):
-    """The incremental form of a resolved strategy (a registry strategy, built), or None."""
+def incremental_form(step, prepared=None):
+    """The incremental form of a resolved strategy (a registry strategy, built), or None. None too for a log
+    that holds the person's own compactions (`prepared`): only the reference loop makes them."""
+    if prepared is not None and has_person_actions(prepared):
+        return None
     return getattr(step, "incremental", None)
 
 
@@ -56,7 +60,7 @@ def replay(conversation, settings: Settings | None = None, *, strategy: "str | S
     spec = getattr(step, "spec", None)  # a registry strategy, built
     context = ReplayContext.start(conversation, name, chosen, follows_log=getattr(spec, "follows_log", False))
     # what is kept verbatim reshapes L1 and L2 in ways only the plain layers know (model/keep.py)
-    form = None if chosen.plain or settings.keeps else incremental_form(step)
+    form = None if chosen.plain or settings.keeps else incremental_form(step, context.prepared)
     if form is not None:
         return replay_incremental(context, settings, form)
     return replay_reference(context, settings, step)

@@ -95,7 +95,7 @@ class CallProtocol(TurnProtocol):
         self.context = context
         self.result: ReplayResult = context.new_result(settings)
         self.meter = context.new_meter()
-        self.uncompacted = Uncompacted(prepared, context.billing, context.window, context.from_log)
+        self.uncompacted = Uncompacted(prepared, context.billing, context.window_at, context.from_log)
         self.agent_summaries = prepared.recorded.agent_summaries
         self.compact_turns = lookups.compact_turns(prepared)
         self.output_chars = lookups.output_chars_before(prepared)
@@ -120,11 +120,11 @@ class CallProtocol(TurnProtocol):
         if size is not None and (self.checked is None or size > self.checked):
             self.checked = size
 
-    def reactive(self, tokens: int, history: History, settings: Settings):
+    def reactive(self, index: int, tokens: int, history: History, settings: Settings):
         """The loop's own compaction of a context over the model window (a Step), or None: under the
         window, or nothing left to compact (only the newest messages: it is sent over the window), or a
         strategy that follows the log sends what the log records the agent sent (the model took that call)."""
-        window = self.context.window
+        window = self.context.window_at(index)
         if tokens <= window or (self.context.follows_log and history.known_tokens is not None):
             return None
         compacted = self.compact_reactively(history, f"{tokens:,} tokens > model window {window:,}", settings)
@@ -148,7 +148,7 @@ class CallProtocol(TurnProtocol):
         self.outputs_whole += whole
         self.first_new = index
         calls = self.result.calls
-        window = self.context.window
+        window = self.context.window_at(index)
         record = CallRecord(call=len(calls), index=index, messages=len(sent.messages), chars=sent.context_size,
                             tokens=tokens, raw_chars=raw_chars, raw_tokens=raw_tokens, acted=acted,
                             summaries=self.summaries, tokens_total=self.tokens_total, raw_tokens_total=self.raw_total,

@@ -13,6 +13,7 @@ from compaction.model.events import AppliedEdit, SummaryEvent
 from compaction.model.history import History
 from compaction.model.settings import Settings
 from compaction.model.tokens import DEFAULT_TOKEN_MODEL, TokenModel
+from compaction.replay.lookups import call_number
 from compaction.strategies import all_actions
 
 MODEL_WINDOW_TOKENS = 200_000
@@ -50,7 +51,7 @@ class CallRecord:
         return self.measures.blind if self.measures else ()
 
     def as_dict(self) -> dict[str, Any]:
-        data = {"call": self.call, "index": self.index, "messages": self.messages, "chars": self.chars,
+        data = {"call": call_number(self.call), "index": self.index, "messages": self.messages, "chars": self.chars,
                 "tokens": self.tokens, "estimated_tokens": self.tokens, "raw_chars": self.raw_chars,
                 "raw_tokens": self.raw_tokens, "raw_runs": self.raw_runs, "acted": list(self.acted),
                 "summaries": self.summaries, "tokens_total": self.tokens_total,
@@ -90,6 +91,8 @@ class ReplayResult:
     overhead_chars: int = 0  # characters of system prompt and tools sent with every call
     recorded_totals: dict | None = None  # what the log says of the whole run (importers/totals.py)
     run_model: str | None = None  # the model the log names for the whole run, not per call
+    # the calls on another model than the main one, each replayed against its own model's window
+    call_windows: tuple = ()  # measures/windows.py CallWindow(index, model, tokens)
 
     def history(self, call: int) -> History:
         """The history sent at `call` (its `.messages`, `.sizes`, `.origins`)."""
@@ -196,9 +199,21 @@ class ReplayResult:
         }
 
     def as_dict(self) -> dict[str, Any]:
-        return {"calls": [c.as_dict() for c in self.calls], "totals": self.totals,
-                "settings": self.settings.as_dict(), "boundaries": self.boundaries,
+        """For JSON: every call numbered from 1, as the pages show it (here `call` is a position from 0)."""
+        totals = self.totals
+        totals.update({key: _number(totals[key]) for key in ("raw_stop_call", "parting_call")})
+        numbers = {c.index: call_number(c.call) for c in self.calls}
+        return {"calls": [c.as_dict() for c in self.calls], "totals": totals,
+                # the calls on another model than the session's, each replayed against its own model's window
+                "calls_on_other_models": [{"call": numbers.get(w.index), "model": w.model, "window_tokens": w.tokens}
+                                          for w in self.call_windows],
+                "settings": self.settings.as_dict(),
+                "boundaries": [{**b, "call": _number(b.get("call"))} for b in self.boundaries],
                 "prices": asdict(self.prices) if self.prices is not None else None}
+
+
+def _number(call: int | None) -> int | None:
+    return None if call is None else call_number(call)
 
 
 def _priced_by_log(measures: CallMeasures) -> bool:

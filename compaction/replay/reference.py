@@ -34,7 +34,7 @@ def replay_reference(context: ReplayContext, settings: Settings, step: StepFunct
             protocol.checked_size(done.checked_size)
             acted, events = protocol.with_pending(done.acted, done.events)
             tokens = history.context_tokens
-            compacted = protocol.reactive(tokens, history, settings)
+            compacted = protocol.reactive(index, tokens, history, settings)
             if compacted is not None:
                 history = carried = compacted.history  # the loop's own compaction is permanent
                 acted, events = (*acted, "reactive"), (*events, *compacted.events)

@@ -1,7 +1,8 @@
 """The uncompacted side of a replay: the same session never compacted."""
 
+from collections.abc import Callable
+
 from compaction.measures.billing import Billing
-from compaction.measures.cache import expired
 from compaction.model.calibration import recorded_context
 from compaction.model.history import History, anchored_tokens
 from compaction.model.sizes import list_chars
@@ -16,7 +17,8 @@ class Uncompacted:
     plus what joined since (History.anchor), so a strategy that changes nothing sends exactly this. A
     handful of numbers carried from call to call."""
 
-    def __init__(self, prepared: History, billing: Billing, window: int, from_log: bool = True):
+    def __init__(self, prepared: History, billing: Billing, window: Callable[[int], int], from_log: bool = True):
+        """`window`: the window the call at a message index is held to (ReplayContext.window_at)."""
         self.prepared, self.billing, self.window, self.from_log = prepared, billing, window, from_log
         self.before = lookups.first_boundary_index(prepared)  # until then, it is what the agent sent
         # at the call right after the log's first compaction, the log says what the whole history held
@@ -74,12 +76,12 @@ class Uncompacted:
         if known is not None:
             self.anchor = (known, chars)
         tokens = known if known is not None else anchored_tokens(prepared.token_model, self.anchor, chars)
-        runs = tokens <= self.window
+        runs = tokens <= self.window(index)
         cost = 0.0
         if runs:
             price = self.billing.at(index)
             previous = self.previous
-            read = 0 if previous is None or expired(previous[1], time, price.ttl_s) else min(previous[0], tokens)
+            read = 0 if previous is None or not price.holds(previous[1], time) else min(previous[0], tokens)
             # what the agent sent, until its own first compaction: its recorded reads and writes
             cost = price.as_recorded(usage, output_tokens) if known is not None and index < self.before and usage is not None \
                 else price.cached(read, tokens - read, output_tokens)
@@ -90,3 +92,15 @@ class Uncompacted:
         if index not in self.prepared.recorded.agent_summaries:
             self.chars_so_far += self.prepared.sizes[index]
             self.count += 1
+
+
+def uncompacted_tokens(prepared: History, index: int) -> int:
+    """The tokens the call answered by message `index` (len(messages): the call after the last) sends had
+    nothing ever been compacted, as a replay counts them (its `raw_tokens`): the log's own figures where it
+    says them, else measured from the last call it does. One figure for Conversation and Replay."""
+    side = Uncompacted(prepared, Billing(prepared.recorded.usage), lambda _: 0)  # no window: no cost priced
+    for position in range(min(index, len(prepared.messages))):
+        if prepared.messages[position].get("role") == "assistant":
+            side.call(position, 0, None)  # each call anchors the next, as in the replay
+        side.append(position)
+    return side.call(index, 0, None)[1]

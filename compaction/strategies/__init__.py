@@ -17,6 +17,7 @@ from compaction.strategies.actions import LOOP_ACTIONS
 from compaction.strategies.base import Step, StepFunction, summaries_made
 from compaction.strategies.knobs import Knob, Regime, compaction_point, regime_params
 from compaction.strategies.params import Param
+from compaction.strategies.person import PERSON_TRIGGERS
 from compaction.strategies.spec import Action, Built, Source, StrategySpec
 from compaction.strategies.tutorial import masking_step, pipeline_step, summary_keep_last_step
 
@@ -72,4 +73,4 @@ def resolve(strategy: "str | StepFunction") -> tuple[str, StepFunction]:
     return strategy, STRATEGIES[strategy]
 
 
-__all__ = ["Action", "Built", "Knob", "Param", "REGISTRY", "Regime", "SETTINGS_READ", "STRATEGIES", "Source", "Step", "StepFunction", "StrategySpec", "all_actions", "build", "compaction_point", "lookup", "masking_step", "pipeline_step", "regime_params", "register", "resolve", "summaries_made", "summary_keep_last_step"]
+__all__ = ["PERSON_TRIGGERS", "Action", "Built", "Knob", "Param", "REGISTRY", "Regime", "SETTINGS_READ", "STRATEGIES", "Source", "Step", "StepFunction", "StrategySpec", "all_actions", "build", "compaction_point", "lookup", "masking_step", "pipeline_step", "regime_params", "register", "resolve", "summaries_made", "summary_keep_last_step"]

@@ -22,5 +22,7 @@ CONDENSE = Action("condense", "older half condensed into a summary")
 # What the replay loop itself does, whatever the strategy
 REACTIVE = Action("reactive", "reactive compaction (over the model window)")
 COMPACT_TOOL = Action("compact_tool", "the model called the compact tool")
-LOOP_ACTIONS = (REACTIVE, COMPACT_TOOL)
+# the person's own /compact or /clear, where the log records one: every what-if does it (person.py)
+PERSON_COMPACTION = Action("person_compaction", "the person's own /compact or /clear (as the log records it)")
+LOOP_ACTIONS = (REACTIVE, COMPACT_TOOL, PERSON_COMPACTION)
 LOG_COMPACTION = Action("log_compaction", "the agent's own compaction (as its log records it)")

@@ -5,7 +5,7 @@ The Compare page, `python -m compaction strategies` and docs/strategies.md all r
 """
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from compaction.errors import SettingsError
@@ -115,7 +115,15 @@ class Built:
 
     def __call__(self, history: History, settings: Settings, store: OutputStore | None = None,
                  summarizer: Summarizer | None = None) -> Step:
-        return self._step(history, settings, store, summarizer)
+        if self.spec.follows_log:  # As recorded does every compaction of the log, the person's among them
+            return self._step(history, settings, store, summarizer)
+        from compaction.strategies.person import person_step  # person.py builds on this module's Step
+
+        person = person_step(history)  # the person's own /compact or /clear happens in every what-if
+        done = self._step(person.history, settings, store, summarizer)
+        if not person.acted:
+            return done
+        return replace(done, acted=(*person.acted, *done.acted), events=(*person.events, *done.events))
 
     @property
     def incremental(self):

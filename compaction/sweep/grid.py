@@ -26,6 +26,7 @@ from compaction.replay.loop import ReplayResult, incremental_form, replay
 from compaction.replay.options import ReplayOptions
 from compaction.storage.outputs import OutputStore
 from compaction.strategies import Built, StepFunction, StrategySpec, resolve
+from compaction.strategies.person import PERSON_ACTIONS, has_person_actions
 from compaction.sweep.branches import BranchCounts, branch_replays
 
 SETTING, PARAMETER = "setting", "parameter"
@@ -203,9 +204,9 @@ def _strategy_cells(prepared: History, cells: list[tuple[tuple[int, int], Settin
     from compaction.sweep.kernel import NO_COLUMNAR_FORM, kernel_cells
 
     keeps = any(settings.keeps for _, settings in cells)
-    form = incremental_form(step) if reuse and not keeps else None
+    form = incremental_form(step, prepared) if reuse and not keeps else None
     if form is None:
-        why_loop = KEEPS_VERBATIM if keeps else NO_COLUMNAR_FORM
+        why_loop = KEEPS_VERBATIM if keeps else PERSON_ACTIONS if has_person_actions(prepared) else NO_COLUMNAR_FORM
         counts.left_to_loop.update(dict.fromkeys((key for key, _ in cells), why_loop))
     else:
         context = ReplayContext.start(prepared, getattr(step, "__name__", "custom"), options)

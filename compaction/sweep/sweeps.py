@@ -154,7 +154,7 @@ def sweep_stream(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Seque
     from compaction.sweep.kernel import refusal
 
     # the kernel's cells take less than starting a worker's line: the workers only serve the loop
-    outside_kernel = refusal(prepared, incremental_form(step) if known else None, chosen.summarizer)
+    outside_kernel = refusal(prepared, incremental_form(step, prepared) if known else None, chosen.summarizer)
     spread = executor is not None and executor.workers > 1 and known and chosen.summarizer is None \
         and result.cell_count > 1 and outside_kernel is not None  # _check_axis refused empty axes
     if spread and named is not None and outside_kernel is not None:

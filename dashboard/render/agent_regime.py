@@ -1,14 +1,15 @@
-"""The agent's own regime as the pipeline's settings, for the Pipeline page's first suggestion on a real log:
-no snip (max_messages over the whole session), no placeholders (KEEP_RECENT over every tool result), and L4
-where the agent itself compacted (its first compaction point in the log, through the token model), or at
-the model window for a log where it never compacted. The same settings as Tune's "Use the agent's regime"
-for a log that compacted itself (tests/dashboard_units/test_trade_and_regime.py holds the two equal).
-No Streamlit here.
+"""The agent's own regime as the pipeline's settings, one function for Pipeline's "Use <agent>'s regime" and
+Tune's "Use the agent's regime" (so Replay, after either, compacts where the agent did): no snip
+(max_messages over the whole session), no placeholders (KEEP_RECENT over every tool result), and the
+CONTEXT_LIMIT at which the pipeline's L4 first summarises at the call the agent first compacted at, read off
+the replay (compaction/replay/regime.py); its compaction point through the token model where the replay
+cannot tell, and the model window for a log where it never compacted. No Streamlit here.
 """
 
 from dataclasses import dataclass
 
-from compaction.model import History
+from compaction.model import DEFAULTS, History, Settings
+from compaction.replay import regime_context_limit
 from compaction.strategies import compaction_point
 from dashboard.render import tune_axes
 
@@ -25,15 +26,16 @@ def tool_results(history: History) -> int:
                if isinstance(block, dict) and block.get("type") == "tool_result")
 
 
-def regime(history: History, window: int, maxima: dict[str, int]) -> Regime:
-    """The regime's settings, each within its slider's maximum (`maxima` by Settings field)."""
+def regime(history: History, window: int, maxima: dict[str, int], settings: Settings = DEFAULTS) -> Regime:
+    """The regime's settings, each within its slider's maximum (`maxima` by Settings field); `settings`
+    holds the other settings the pipeline runs at (the sidebar's)."""
     point = compaction_point(history)
     messages = tune_axes.regime_max_messages(len(history.messages))[-1]
-    limit = tune_axes.converter(history).chars("context_limit", point if point is not None else window)
-    values = {"context_limit": min(limit, maxima["context_limit"]),
-              "max_messages": min(messages, maxima["max_messages"]),
+    values = {"max_messages": min(messages, maxima["max_messages"]),
               "keep_recent": min(max(tool_results(history), 3), maxima["keep_recent"])}
-    return Regime(values, point, window)
+    replayed = regime_context_limit(history, settings.replace(**values), window) if point is not None else None
+    limit = replayed or tune_axes.converter(history).chars("context_limit", point if point is not None else window)
+    return Regime({"context_limit": min(limit, maxima["context_limit"]), **values}, point, window)
 
 
 def regime_sentence(found: Regime, agent: str) -> str:
@@ -41,6 +43,8 @@ def regime_sentence(found: Regime, agent: str) -> str:
     values = found.values
     where = (f"compacted at {found.point:,} tokens" if found.point is not None else
              f"never compacted in this log, so L4 waits for the model window ({found.window:,} tokens)")
+    limit = (" (where the pipeline's L4 first summarises at the call the agent first compacted at)"
+             if found.point is not None else "")
     return (f"{agent} never snipped the middle nor replaced old results, and {where}. In the pipeline: "
             f"max_messages {values['max_messages']:,} (no snip), KEEP_RECENT {values['keep_recent']:,} (no "
-            f"placeholders) and CONTEXT_LIMIT {values['context_limit']:,} characters.")
+            f"placeholders) and CONTEXT_LIMIT {values['context_limit']:,} characters{limit}.")

@@ -34,16 +34,44 @@ def whole_label(result: ReplayResult) -> str:
 
 
 def stop_headline(result: ReplayResult) -> str:
-    """Where the agent without compaction stops, and over which calls the two are compared."""
+    """Where the agent without compaction stops, and over which calls the two are compared; and the calls
+    on another model than the session's, each held to its own model's window."""
     total = len(result.calls)
     stop = result.raw_stop_call
+    others = other_models_sentence(result)
     if stop is None:
         return (f"Without compaction every one of the {total:,} calls fits the model window of "
-                f"{result.model_window_tokens:,} tokens: the two are compared over all of them.")
+                f"{result.model_window_tokens:,} tokens: the two are compared over all of them." + others)
+    own = {found.index: found for found in result.call_windows}.get(result.calls[stop].index)
+    window = f"{own.model}'s window of {own.tokens:,}" if own else f"the model window of {result.model_window_tokens:,}"
     return (f"Without compaction the agent stops at call {stop + 1:,} of {total:,}: its prompt "
-            f"({result.calls[stop].raw_tokens:,} tokens with the overhead) is over the model window of "
-            f"{result.model_window_tokens:,}, and the model's API refuses it as too long. Tokens, the share saved and "
-            f"costs are compared over {range_label(result)}, the calls both could make.")
+            f"({result.calls[stop].raw_tokens:,} tokens with the overhead) is over {window}, and the model's API "
+            f"refuses it as too long. Tokens, the share saved and costs are compared over {range_label(result)}, "
+            "the calls both could make." + others)
+
+
+def other_models_sentence(result: ReplayResult) -> str:
+    """' Call 21 ran on gpt-5.3-codex-spark (a window of 128,000 tokens): it is replayed against its own model's
+    window, the other calls against the session's 272,000.', or '' when every call ran on the session's model."""
+    if not result.call_windows:
+        return ""
+    numbers = {call.index: call.call + 1 for call in result.calls}
+    by_model: dict[tuple[str, int], list[int]] = {}
+    for found in result.call_windows:
+        if found.index in numbers:
+            by_model.setdefault((found.model, found.tokens), []).append(numbers[found.index])
+    if not by_model:
+        return ""
+    parts = [f"{_call_list(calls)} ran on {model} (a window of {tokens:,} tokens)"
+             for (model, tokens), calls in by_model.items()]
+    count = sum(len(calls) for calls in by_model.values())
+    return (f" {'; '.join(parts)}: {'it is' if count == 1 else 'each is'} replayed against its own model's window, "
+            f"the other calls against the session's {result.model_window_tokens:,}.")
+
+
+def _call_list(calls: list[int]) -> str:
+    shown = ", ".join(f"{number:,}" for number in calls[:6])
+    return (f"Call {shown}" if len(calls) == 1 else f"Calls {shown}") + (f" and {len(calls) - 6:,} more" if len(calls) > 6 else "")
 
 
 def past_stop(result: ReplayResult) -> str | None:

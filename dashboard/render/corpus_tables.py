@@ -25,21 +25,23 @@ TITLES = {
     "summaries": "summaries", "tool_output_kept": "tool output seen whole", "cache_hit_rate": "read from the cache",
     "blind_references": "blind references", "artifact_retention": "artifacts kept",
     "input_pair_problems": "pair problems (input)", "calls_with_pair_problems": "calls with pair problems",
-    "load_warnings": "load warnings", "path": "path",
+    "load_warnings": "load warnings", "paid_calls": "calls paid",
+    "paid_cost_usd": "paid, with left branches (US$)", "left_branches": "branches left (rewound, restarted)",
+    "path": "path",
 }
 # How each column writes its values (grid_widths.KINDS); every other column is text
 COLUMN_KINDS = {title: "count" for title in (
-    "messages", "model calls", "subagents", "size (characters)", "size on disk (bytes)", "recorded tokens",
+    "messages", "model calls", "calls paid", "subagents", "size (characters)", "size on disk (bytes)", "recorded tokens",
     "recorded peak", "log's own compactions", "tokens sent", "without compaction", "peak context", "summaries",
     "blind references", "pair problems (input)", "calls with pair problems", "load warnings")} | {
     title: "share" for title in ("saved", "tool output seen whole", "read from the cache", "artifacts kept")} | {
-    title: "usd" for title in ("recorded cost (US$)", "cost with these settings (US$)", "cost without caching",
+    title: "usd" for title in ("recorded cost (US$)", "paid, with left branches (US$)", "cost with these settings (US$)", "cost without caching",
                                "recorded, with its subagents (US$)")} | {"first time": "time", "last time": "time"}
 # The columns shown until the person picks others: who, what it cost, what compaction does. All of them side
 # by side were some 3,300 to 6,500 pixels wide; the rest are one tick away (the Columns popover).
 SHOWN_FIRST = ("session", "project", "format", "model calls", "recorded cost (US$)", "cost with these settings (US$)",
                "saved", "log's own compactions", "summaries")
-SHOWN_WHEN_FILLED = ("subagent of", "recorded from", "error")  # shown too when a row has something to say
+SHOWN_WHEN_FILLED = ("subagent of", "recorded from", "branches left (rewound, restarted)", "error")  # shown too when a row has something to say
 
 
 def default_columns(frame: pd.DataFrame) -> list[str]:

@@ -6,6 +6,9 @@ came to what the log recorded before the first (replay/fidelity.py). No Streamli
 import pandas as pd
 
 from compaction.replay import Fidelity, ReplayResult, call_number, log_fidelity
+from compaction.strategies import PERSON_TRIGGERS
+
+TRIGGER_WORDS = {"manual": "the person's /compact", "clear": "the person's /clear", "auto": "automatic"}
 
 COLUMNS = ("log's compaction", "the log compacted before call", "tokens before (the log)",
            "the strategy compacted before call", "calls apart", "first call after (the log)",
@@ -44,7 +47,7 @@ def fidelity_of(result: ReplayResult) -> Fidelity | None:
 
 
 def fidelity_frame(found: Fidelity) -> pd.DataFrame:
-    rows = [{COLUMNS[0]: f"{number:,}" + (f" ({pair.trigger})" if pair.trigger else ""),
+    rows = [{COLUMNS[0]: f"{number:,}" + (f" ({TRIGGER_WORDS.get(pair.trigger, pair.trigger)})" if pair.trigger else ""),
              COLUMNS[1]: _call(pair.log_call), COLUMNS[2]: _tokens(pair.pre_tokens),
              COLUMNS[3]: _call(pair.strategy_call) if pair.strategy_call is not None else "never",
              COLUMNS[4]: _apart(pair.calls_apart), COLUMNS[5]: _tokens(pair.log_after_tokens), COLUMNS[6]: _after(pair)}
@@ -71,3 +74,17 @@ def fidelity_sentence(found: Fidelity, result: ReplayResult) -> str:
     if extra > 0:
         parts.append(f"The strategy compacted {extra:,} more time{'s' if extra != 1 else ''} than the log.")
     return " ".join(parts)
+
+
+def whose_compactions(result: ReplayResult) -> str:
+    """Which of the log's compactions the person asked for: they happen in every what-if; the strategy
+    decides only the others. Empty when the log names none of them the person's."""
+    found = [b for b in result.boundaries if b.get("call") is not None]
+    person = [b for b in found if b.get("trigger") in PERSON_TRIGGERS]
+    if not person:
+        return ""
+    calls = ", ".join(f"{call_number(b['call']):,}" for b in person)
+    typed = " and ".join(dict.fromkeys(TRIGGER_WORDS[b["trigger"]].split()[-1] for b in person))
+    return (f"{len(person):,} of the log's {len(found):,} compactions were the person's own ({typed}, before "
+            f"call{'s' if len(person) != 1 else ''} {calls}): every what-if makes them where the person did, keeping "
+            "the summary the log holds; each strategy decides only the automatic ones.")

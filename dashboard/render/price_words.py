@@ -10,7 +10,7 @@ own usage at those prices (`recorded_cost_usd`), or the run's totals where the l
 from collections import Counter
 
 from compaction.importers import has_tokens, input_of
-from compaction.measures import DEFAULT_PRICES, bills_cache_writes
+from compaction.measures import DEFAULT_PRICES, NO_CACHE, bills_cache_writes
 from compaction.replay import ReplayResult
 from dashboard.render.units import dollars
 
@@ -54,6 +54,9 @@ def cache_words(result: ReplayResult, models: list[str]) -> str:
     provider that bills them, cached input at its lower price for one that does not."""
     writes = {bills_cache_writes(model) for model in models}
     lifetimes = result.totals["cache_lifetimes"]
+    if NO_CACHE in lifetimes:
+        return ("no prompt cache, as its log records none: every call's input at the input price, for every "
+                "strategy")
     written = (" and ".join(LIFETIME_WORDS.get(name, name) for name in lifetimes) + " cache writes, as the log's"
                if lifetimes else "5-minute cache writes (the log splits none)")
     cached = "cached input at its model's lower price, with no charge for writing the cache"

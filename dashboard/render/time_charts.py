@@ -33,10 +33,15 @@ STOP_TEXT = "without compaction the agent stops here: prompt too long"
 # one colour per strategy of the registry, the tutorial's first three as they always were, and what the
 # agent did in the recorded line's colour
 _PALETTE = ("#54a24b", "#e45756", "#9d755d", "#ff9da6", "#79706e", "#d67195", "#439894", "#8cd17d",
-            "#b6992d", "#499894", "#86bcb6", "#fabfd2", "#1f77b4", "#8c564b", "#17becf", "#bcbd22")
+            "#b6992d", "#499894", "#86bcb6", "#fabfd2", "#1f77b4", "#8c564b", "#17becf", "#bcbd22",
+            "#9467bd", "#e377c2", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#5254a3",
+            "#6b6ecf", "#b5cf6b", "#e7969c", "#de9ed6")
 STRATEGY_COLORS = {"pipeline": SENT_COLOR, "masking": "#72b7b2", "summary_keep_last": "#b279a2",
                    "as-recorded": RECORDED_COLOR}
-STRATEGY_COLORS.update(zip([n for n in REGISTRY if n not in STRATEGY_COLORS], _PALETTE, strict=False))
+_UNCOLOURED = [n for n in REGISTRY if n not in STRATEGY_COLORS]
+# past the palette (more agents' presets than colours), hues spread evenly: still a colour each
+STRATEGY_COLORS.update(zip(_UNCOLOURED, [*_PALETTE, *(f"hsl({(137 * k) % 360}, 55%, 45%)" for k in range(
+    max(0, len(_UNCOLOURED) - len(_PALETTE))))], strict=False))
 MARGIN = {"t": 30, "b": 10, "l": 10, "r": 10}
 # behind a line's label: the lines crossing it (a compaction, where the histories part) pass behind, readable
 LABEL_BACKGROUND = "rgba(255, 255, 255, 0.85)"

@@ -3,10 +3,12 @@ another layer already keeps the history below it (CONTEXT_LIMIT never reached be
 replaces old results first), or because the session never gets there (max_messages above the session's
 length); for an agent's own knobs, a threshold the context never reaches. Found from the cells
 themselves: identical outcomes from some value of the axis on. And how the cells' cost stands against
-what the agent paid, as its log records. No Streamlit here."""
+the agent's own current setting replayed on the same calls (like for like: the same calls, the same prices,
+the same cache), with what its log records beside it. No Streamlit here."""
 
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from compaction.model import History, content_text, tool_results
@@ -106,24 +108,51 @@ def value_label(_name: str, value: Any) -> str:
         if isinstance(value, float) else str(value)
 
 
-def cost_against_log(result: SweepResult, paid: float | None, label: Label = value_label,
+@dataclass(frozen=True)
+class OwnSetting:
+    """What the cells' cost is set against: the agent's own current setting, replayed on the same calls, and
+    what its log records."""
+
+    cost: float  # the replay of the agent's own setting, every call, at the cells' prices and cache
+    words: str  # what that setting is: "<agent>'s own setting (window_tokens 200,000)"
+    recorded: float | None = None  # what the log records the session cost
+    recorded_calls: int = 0  # the calls whose usage the log records
+    calls: int = 0  # the session's calls
+    cost_over_recorded: float | None = None  # the replay's cost over the calls whose usage the log records
+
+
+def recorded_words(own: OwnSetting) -> str:
+    """'Its log records $30.23.', and for how many of the calls when it records usage for only some."""
+    if own.recorded is None:
+        return "Its log records no cost."
+    if own.calls and 0 < own.recorded_calls < own.calls:
+        missing = own.calls - own.recorded_calls
+        over = "" if own.cost_over_recorded is None else \
+            f" Over those {own.recorded_calls:,} calls the setting replayed costs {dollars(own.cost_over_recorded)}."
+        return (f"Its log records {dollars(own.recorded)} for {own.recorded_calls:,} of its {own.calls:,} calls (the "
+                f"other {missing:,} recorded no usage), so that figure covers only those; the replays cover all.{over}")
+    return f"Its log records {dollars(own.recorded)}."
+
+
+def cost_against_log(result: SweepResult, own: OwnSetting | None, label: Label = value_label,
                      name: Callable[[str], str] = str) -> str | None:
-    """One sentence: how the cells' cost stands against what the agent paid (its log's recorded cost)."""
+    """One sentence: how the cells' cost stands against the agent's own setting replayed on the same calls,
+    and what the log records beside it."""
     costs = sorted((cell["cost_usd"], row, column) for row, line in enumerate(result.cells)
                    for column, cell in enumerate(line) if cell["cost_usd"] is not None)
-    if paid is None or not costs:
+    if own is None or not costs:
         return None
+    reference = f"{own.words}, replayed on the same calls ({dollars(own.cost)})"
     cheapest, row, column = costs[0]
     where = cell_words(result, row, column, label, name)
-    if cheapest > paid:
-        return (f"Every setting here costs more than the agent paid: the cheapest ({where}) costs "
-                f"{dollars(cheapest)}, against the {dollars(paid)} its log records, which leaves out the "
-                "agent's own compaction calls.")
-    cheaper = sum(1 for cost, _, _ in costs if cost < paid)
-    share = "Every setting here costs" if cheaper == len(costs) else \
-        f"{cheaper:,} of {len(costs):,} settings cost" if cheaper != 1 else f"1 of {len(costs):,} settings costs"
-    return f"{share} less than the {dollars(paid)} the agent paid (its log); the cheapest ({where}) costs " \
-           f"{dollars(cheapest)}."
+    cheaper = sum(1 for cost, _, _ in costs if cost < own.cost - 0.005)
+    if cheaper == 0:
+        first = f"No setting here costs less than {reference}: the cheapest ({where}) costs {dollars(cheapest)}."
+    else:
+        share = "Every setting here costs" if cheaper == len(costs) else \
+            f"{cheaper:,} of {len(costs):,} settings cost" if cheaper != 1 else f"1 of {len(costs):,} settings costs"
+        first = f"{share} less than {reference}; the cheapest ({where}) costs {dollars(cheapest)}."
+    return f"{first} {recorded_words(own)}"
 
 
 def _flat_ends(cells: list[dict]) -> tuple[int | None, int | None]:

@@ -140,6 +140,7 @@ def show(agent: Agent, history) -> None:
     st.session_state[_GRID] = (_signature(axes), result.rows, len(result.x_values))
     place.plotly_chart(_figure(result, measure, axes, picked, agent, paid), width="stretch", key=CHART_KEY,
                        on_select=_pick_on_chart, selection_mode="points", config={"displayModeBar": False})
+    st.caption(tune_view.how_computed(result, tune_view.calls(history)))
     label = {axis.knob.param: axis for axis in axes}
     tune_view.against_paid(result, lambda name, value: label[name].label(value))
     notes = knob_notes(result, lambda name, value: label[name].label(value), agent.title)

@@ -16,6 +16,7 @@ from dashboard.render.compare_table import (
     compare_frame,
     what_it_did,
 )
+from dashboard.render.fidelity_table import whose_compactions
 from dashboard.render.price_words import cost_parts_sentence, priced_sentence, session_cost_sentence
 from dashboard.render.setting_words import SETTING_WORDS
 from dashboard.render.timeline import STRATEGY_TITLES
@@ -100,7 +101,8 @@ def replays(chosen: dict[str, dict]) -> dict[str, ReplayResult]:
 
 def truth_headline(reference: ReplayResult) -> None:
     st.markdown(f"**{comparison.stop_headline(reference)}**")
-    st.caption(session_cost_sentence(reference) + " " + priced_sentence(reference))
+    st.caption(" ".join(part for part in (session_cost_sentence(reference), priced_sentence(reference),
+                                          state.calls_paid_sentence(), whose_compactions(reference)) if part))
 
 
 def tables(results: dict[str, ReplayResult], labels: dict[str, str] | None = None) -> None:

@@ -12,7 +12,7 @@ from compaction.measures import (
     uncompacted_along,
     uncompacted_composition,
 )
-from compaction.replay import call_number
+from compaction.replay import call_number, uncompacted_tokens
 from dashboard.render.composition_chart import composition_area, composition_bars, live_bars
 from dashboard.render.text import literal
 from dashboard.render.timeline import STRATEGY_TITLES
@@ -60,10 +60,12 @@ def conversation_section() -> None:
     after = len(history.messages) - 1 - last
     compacted = bool(history.recorded.boundaries or history.recorded.agent_summaries)
     if compacted:
-        rows.append(("the same call, never compacted", uncompacted_composition(history, last)))
+        rows.append(("the same call, never compacted",
+                     uncompacted_composition(history, last, uncompacted_tokens(history, last))))
     elif after > 0:
         rows.append((f"the next call, with the {after:,} message{'s' if after > 1 else ''} after it",
-                     uncompacted_composition(history, len(history.messages))))
+                     uncompacted_composition(history, len(history.messages),
+                                             uncompacted_tokens(history, len(history.messages)))))
     st.subheader("What fills the context")
     st.plotly_chart(composition_bars(rows), width="stretch", config=CONFIG, key="conversation_composition")
     words = (f"The last model call sends {_recorded_words(sent)}, by kind; tool results are split by the tool that "

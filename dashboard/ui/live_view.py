@@ -7,7 +7,9 @@ forecasts and the newest calls. Nothing is read twice: the page says where every
 import streamlit as st
 
 from compaction.errors import CompactionError
+from compaction.importers import load_conversation
 from compaction.live import forecast, rule_for
+from compaction.measures import paid_and_final
 from dashboard.render.live_chart import live_figure
 from dashboard.render.live_text import calls_rows, forecast_sentences, reads_sentence
 from dashboard.render.text import literal
@@ -16,6 +18,7 @@ from dashboard.ui import composition_view, live_state
 EVERY_SECONDS = 2.0
 READ_BYTES = 32 * 1024 * 1024
 CATCHING_UP_BYTES = 1024 * 1024
+_BRANCHES_KEY = "live_branches"
 NUMBER = st.column_config.NumberColumn(format="localized")
 
 
@@ -46,6 +49,7 @@ def live_view(what_if: tuple[str, dict] | None) -> None:
         except CompactionError as error:
             st.error(literal(str(error)))
     _metrics(session, agent)
+    _branches(follower, len(session.calls))
     for title, found in (("The agent's next compaction", agent), ("What if", other)):
         if found is None:
             continue
@@ -72,6 +76,27 @@ def _metrics(session, agent) -> None:
     left_col.metric("Tokens to the agent's compaction", f"{max(agent.tokens_left, 0):,}", calls, delta_color="off",
                     delta_arrow="off", help=f"{agent.label} compacts at {agent.threshold:,} tokens.")
     cost_col.metric("Cost so far", f"${session.cost_usd:,.4f}", help="Every call at its model's price, as recorded.")
+
+
+def _branches(follower, seen: int) -> None:
+    """Live counts every call the file holds, on whichever branch; Replay the final branch's. When the file
+    has been read to its end, the one sentence every page gives says both (read once per size of the file)."""
+    if follower.source.partial:
+        return
+    key = (str(follower.path), follower.source.offset)
+    cached = st.session_state.get(_BRANCHES_KEY)
+    if cached is None or cached[0] != key:
+        try:
+            paid = paid_and_final(load_conversation(follower.path, format=follower.format or "auto"))
+        except CompactionError:
+            return
+        cached = (key, paid)
+        st.session_state[_BRANCHES_KEY] = cached
+    paid = cached[1]
+    if paid.paid_calls == seen:
+        st.caption(f"The file as Replay reads it: {literal(paid.sentence())}.")
+    else:
+        st.caption(f"The file as Replay reads it: {literal(paid.sentence())}; Live saw {seen:,} calls with usage.")
 
 
 def _notes(follower) -> None:

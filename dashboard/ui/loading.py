@@ -16,7 +16,7 @@ from compaction.importers import (
     all_formats,
     load_conversation,
     load_run,
-    suffixes,
+    sessions_in,
     title_of,
 )
 from compaction.layers import PipelineResult
@@ -26,7 +26,9 @@ DEFAULT_SAMPLE = samples.DEFAULT
 # The Conversation page's tabs, by Loaded.origin, and the key that holds the open one.
 SOURCE_TABS = {"sample": "Bundled sample", "generated": "Generate", "upload": "Upload a file"}
 SOURCE_TAB_KEY = "conversation_tab"
-UPLOAD_TYPES = [suffix.lstrip(".") for suffix in suffixes()]  # .traj included
+# the uploader takes any file: the formats are recognised by content, and a file no format reads is told why
+# (a list of suffixes refused a chat history saved as .md: "text/markdown files are not allowed")
+UPLOAD_TYPES = None
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // (1024 * 1024)
 UPLOAD_HELP = "; ".join(entry.described for entry in all_formats()) + ". The format is detected."
 
@@ -44,6 +46,8 @@ class Loaded:
     label: str
     origin: str  # "sample", "generated" or "upload"
     conversation: Conversation
+    upload: str | None = None  # an upload's content hash: the address bar names it, a reload loads it again
+    session: int | None = None  # which session of a file of several is on show (RunKey.line); None: as read whole
 
 
 def open_upload_tab() -> None:
@@ -78,14 +82,30 @@ def load_sample(name: str) -> Loaded:
 # Uploads can be large and the caches are shared by every session: keep few, and not for long. Keyed by
 # the content's digest, computed once (the bytes themselves are not hashed again for the key).
 @st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)
-def _parse_upload(digest: str, name: str, _data: bytes) -> Conversation:
-    return load_conversation(_data, name=name)
+def _parse_upload(digest: str, name: str, _data: bytes, session: int | None, kept: str | None) -> Conversation:
+    if session is None or kept is None:
+        return load_conversation(_data, name=name)
+    key = next(key for key in upload_sessions(digest, name, kept) if key.line == session)
+    return load_run(kept, key, name=name)
 
 
-def load_upload(data: bytes, name: str) -> Loaded:
-    """An uploaded file's bytes; ConversationError naming the file and the place when malformed."""
-    digest = hashlib.sha256(data).hexdigest()[:20]
-    return Loaded(f"upload:{digest}", name, "upload", _parse_upload(digest, name, data))
+@st.cache_resource(show_spinner=False, max_entries=8, ttl=CACHE_TTL_S)
+def upload_sessions(digest: str, name: str, kept: str) -> tuple[RunKey, ...]:
+    """The sessions of an uploaded file that holds several (importers.sessions_in, on the file the upload
+    is kept in, under the name it came with), else ()."""
+    return sessions_in(kept, name)
+
+
+def load_upload(data: bytes, name: str, session: int | None = None, kept: Path | None = None) -> Loaded:
+    """An uploaded file's bytes, or one session of a file holding several (`session`: its RunKey.line, read
+    from `kept`, the file the upload is kept in; one no longer in the file: the whole file);
+    ConversationError naming the file and the place when malformed."""
+    digest = hashlib.sha256(data).hexdigest()
+    sessions = upload_sessions(digest, name, str(kept)) if kept is not None else ()
+    key = next((key for key in sessions if key.line == session), None)
+    line = key.line if key is not None else None
+    return Loaded(f"upload:{digest[:20]}" + (f":{line}" if key else ""), name if key is None else f"{name} [{key.name}]",
+                  "upload", _parse_upload(digest, name, data, line, str(kept) if kept else None), digest, line)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4, ttl=CACHE_TTL_S)

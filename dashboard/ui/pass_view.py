@@ -81,8 +81,7 @@ def agent_suggestion(agent: str) -> None:
     loaded = state.loaded()
     if agent_of(loaded.conversation.format) is None:
         return
-    maxima = {spec.field: spec.maximum for spec in state.SLIDERS}
-    found = agent_regime.regime(state.history(), state.model_window(), maxima)
+    found = state.agent_regime()
     words = agent_regime.regime_sentence(found, agent)
     current = state.settings()
     if all(getattr(current, field) == value for field, value in found.values.items()):

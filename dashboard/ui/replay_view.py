@@ -11,7 +11,7 @@ from compaction.agents import agent_of
 from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
 from dashboard.render import comparison, tables, timeline
-from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence
+from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence, whose_compactions
 from dashboard.render.narrative import plural
 from dashboard.render.price_words import (
     priced_sentence,
@@ -64,7 +64,7 @@ def headline(result: ReplayResult) -> None:
     all_cost_col.metric("Cost (all calls)", dollars(totals["cost_usd"]), f"{dollars(totals['cost_usd_no_cache'])} without caching",
                         delta_color="off", delta_arrow="off", help=f"With compaction, over {whole}.")
     paid_col.metric("What it cost (log)", session_cost_text(result), help=session_cost_help(result))
-    st.caption(session_cost_sentence(result) + " " + priced_sentence(result))
+    st.caption(session_cost_sentence(result) + " " + priced_sentence(result) + " " + state.calls_paid_sentence())
 
     st.markdown("###### What the log says, and what the model loses")
     calls_col, recorded_col, hit_col, blind_col, kept_col = st.columns(5)
@@ -115,7 +115,7 @@ def fidelity_section(result: ReplayResult) -> None:
         st.caption("The log records no usage: there is nothing to check the estimate against.")
         return
     st.table(fidelity_frame(found), hide_index=True)
-    st.caption(fidelity_sentence(found, compared))
+    st.caption(" ".join(part for part in (whose_compactions(compared), fidelity_sentence(found, compared)) if part))
 
 
 def call_section(result: ReplayResult) -> None:

@@ -4,25 +4,33 @@ The sidebar widgets live in app.py; their values are copied to a plain session k
 a page run without app.py (AppTest's switch_page) still sees the last settings, or the defaults.
 """
 
-import os
-import tempfile
 from collections import OrderedDict
 from collections.abc import Callable
-from pathlib import Path
 
 import streamlit as st
 
 from compaction.errors import SettingsError
 from compaction.layers import PipelineResult, run_pipeline
-from compaction.measures import DEFAULT_PRICES, LogWindow, PipelineLoss, Prices, log_window, pipeline_loss_of
+from compaction.measures import (
+    DEFAULT_PRICES,
+    LogWindow,
+    PipelineLoss,
+    Prices,
+    log_window,
+    paid_and_final,
+    pipeline_loss_of,
+)
 from compaction.model import DEFAULTS, Settings
-from compaction.replay import ReplayResult, regime_context_limit, replay
+from compaction.replay import ReplayResult, replay
 from compaction.storage import OutputStore, new_session_store, remove_stale_sessions
 from compaction.summarizers import OfflineSummarizer
 from dashboard.render import log_view
+from dashboard.render.agent_regime import Regime
+from dashboard.render.agent_regime import regime as regime_of
+from dashboard.render.text import literal
 from dashboard.render.tour import TOUR_SETTINGS
 from dashboard.render.units import CHARS, UNITS
-from dashboard.ui import api_key, per_file
+from dashboard.ui import api_key, per_file, uploads
 from dashboard.ui.loading import DEFAULT_SAMPLE, Loaded, load_generated, load_sample, prepared
 from dashboard.ui.sliders import ADVANCED_SLIDERS, MAIN_SLIDERS, SLIDERS, SliderSpec  # noqa: F401 (pages read them here)
 
@@ -39,7 +47,7 @@ PER_FILE_KEYS = (MODEL_WINDOW_KEY, PRICE_MODE_KEY, *PRICE_KEYS.values())
 SUMMARIZER_KEY = "SUMMARIZER"
 LOG_VIEW_KEY = "LOG_VIEW"
 OFFLINE, CLAUDE = "offline", "claude"
-STORE_ROOT_ENV = "COMPACTION_STORE_ROOT"
+STORE_ROOT_ENV = uploads.STORE_ROOT_ENV
 
 _SAVED_SETTINGS = "_saved_settings"
 _LOADED = "_loaded_conversation"
@@ -49,7 +57,7 @@ _CLAUDE_RESULTS = "_claude_results"
 _REPLAYS = "_replays"
 _TOUR = "_tour_result"
 _LOSSES = "_pipeline_losses"
-_REGIME = "_regime_context_limits"
+_REGIME = "_agent_regimes"
 _RESULT_CACHE_SIZE = 12
 _STRATEGY_REPLAYS = "_strategy_replays"
 _STRATEGY_CACHE_SIZE = 40  # every strategy of the registry at two sets of parameters
@@ -89,7 +97,7 @@ def store() -> OutputStore:
     """This browser session's folder for persisted outputs and transcripts."""
     current = st.session_state.get(_STORE)
     if current is None:
-        root = Path(os.environ.get(STORE_ROOT_ENV) or Path(tempfile.gettempdir()) / "compaction-lab")
+        root = uploads.store_root()
         current = st.session_state[_STORE] = new_session_store(root)  # private: random name, mode 0700
         remove_stale_sessions(root, keep=(current.root,))  # folders idle > SESSION_MAX_AGE_S (24 h)
     return current
@@ -98,8 +106,8 @@ def store() -> OutputStore:
 def loaded() -> Loaded:
     """The conversation on show; the default sample until the user picks another."""
     current = st.session_state.get(_LOADED)
-    if current is None:
-        current = st.session_state[_LOADED] = load_sample(DEFAULT_SAMPLE)
+    if current is None:  # a new browser session: the upload the address names (a reload), else the sample
+        current = st.session_state[_LOADED] = uploads.restored() or load_sample(DEFAULT_SAMPLE)
     return current
 
 
@@ -108,11 +116,17 @@ def set_loaded(conversation: Loaded) -> None:
     if conversation.key != loaded().key:
         per_file.forget(PER_FILE_KEYS, st.session_state.setdefault(_SAVED_SETTINGS, {}))
     st.session_state[_LOADED] = conversation
+    uploads.name_in_address(conversation)
 
 
 def history():
     current = loaded()
     return prepared(current.key, current.conversation)
+
+
+def calls_paid_sentence() -> str:
+    """The log's calls and cost, paid and of its final branch, as every page and command says them."""
+    return f"The log: {literal(paid_and_final(loaded().conversation, prices() or DEFAULT_PRICES).sentence())}."
 
 
 def log_view_choice() -> str:
@@ -159,12 +173,13 @@ def offline_result(current_settings: Settings | None = None) -> PipelineResult:
                    lambda: run_pipeline(pipeline_view().history, current_settings, store(), OfflineSummarizer()))
 
 
-def regime_limit(regime: Settings) -> int | None:
-    """The CONTEXT_LIMIT at which the pipeline at `regime` summarises where the agent first compacted itself
-    (compaction/replay/regime.py), once per file, settings and window."""
-    window = model_window()
-    return _cached(_REGIME, (*_result_key(regime), window),
-                   lambda: regime_context_limit(history(), regime, window))
+def agent_regime() -> Regime:
+    """The agent's own regime at the sidebar's other settings (dashboard/render/agent_regime.py), the one
+    Pipeline and Tune offer, once per file, settings and window."""
+    window, current = model_window(), settings()
+    maxima = {spec.field: spec.maximum for spec in SLIDERS}
+    return _cached(_REGIME, (*_result_key(current), window),
+                   lambda: regime_of(history(), window, maxima, current))
 
 
 def pipeline_loss(result: PipelineResult) -> "PipelineLoss":

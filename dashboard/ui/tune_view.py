@@ -1,5 +1,5 @@
 """The Tune page's sections around its sweep: the measure, the sweep drawn as it fills, the unit of the
-axes, the heatmap and what it means, how the cells' cost stands against what the agent paid, where a
+axes, the heatmap and what it means, how the cells' cost stands against the agent's own setting replayed, where a
 setting makes no difference and why, the trade-off chart, the boxes that name a cell (they follow a
 click), and the agent's own regime in one press for a log that recorded usage."""
 
@@ -7,14 +7,23 @@ from collections.abc import Callable, Iterator
 
 import streamlit as st
 
+from compaction.agents import agent_of
 from compaction.errors import SettingsError
 from compaction.measures import MEASURES
-from compaction.strategies import compaction_point
+from compaction.strategies import Regime, lookup, regime_params
 from compaction.sweep import SweepResult
 from dashboard.render import timeline, tune_axes
+from dashboard.render.agent_regime import regime_sentence
 from dashboard.render.time_charts import sweep_heatmap
 from dashboard.render.tradeoff_chart import tradeoff_figure
-from dashboard.render.tune_notes import Label, cost_against_log, irrelevance_notes, layers_below, value_label
+from dashboard.render.tune_notes import (
+    Label,
+    OwnSetting,
+    cost_against_log,
+    irrelevance_notes,
+    layers_below,
+    value_label,
+)
 from dashboard.ui import state, tuning
 from dashboard.ui.tuning import Axis
 
@@ -60,8 +69,31 @@ def paid_by_agent() -> float | None:
     return state.strategy_replay("as-recorded", {}).totals["recorded_cost_usd"]
 
 
+def own_setting() -> OwnSetting | None:
+    """The agent's own current setting replayed on the same calls (its own preset at the values it runs at;
+    the log's own compactions replayed for an agent without one), with what its log records; None for a log
+    of no known agent or that records no cost."""
+    paid = paid_by_agent()
+    agent = agent_of(state.loaded().conversation.format)
+    if agent is None and paid is None:
+        return None
+    history = state.history()
+    if agent is not None and agent.own_preset:
+        spec = lookup(agent.own_preset)
+        params = regime_params(spec, Regime.of(history, state.model_window()))
+        replayed = state.strategy_replay(spec.name, params)
+        shown = ", ".join(f"{key} {value:,}" for key, value in params.items())
+        words = f"{agent.title}'s own setting" + (f" ({shown})" if shown else "")
+    else:
+        replayed = state.strategy_replay("as-recorded", {})
+        words = "the log's own compactions"
+    totals = replayed.totals
+    over = sum(call.measures.cost_usd for call in replayed.calls if call.measures is not None and call.measures.recorded)
+    return OwnSetting(totals["cost_usd"], words, paid, totals["recorded_calls"], totals["calls"], over)
+
+
 def against_paid(result: SweepResult, label: Label = value_label, name: Callable[[str], str] = str) -> None:
-    sentence = cost_against_log(result, paid_by_agent(), label, name)
+    sentence = cost_against_log(result, own_setting(), label, name)
     if sentence:
         st.info(sentence, icon=":material/payments:")
 
@@ -102,9 +134,7 @@ def heatmap(result: SweepResult, measure: str, x: Axis, y: Axis, current, place)
     where = ("The black square marks the sidebar's settings." if current is not None else
              f"The sidebar's settings ({sidebar}) are not on this grid.")
     st.caption(f"{where} Colour: {MEASURES[measure].darker}; each measure is one side of a trade-off (see below). "
-               f"Every cell replays all {calls(state.history()):,} calls of the session. '–' means the "
-               f"session has nothing to measure there. {result.replays:,} replays ran; the other cells had the same "
-               "outcome as one of them.")
+               f"'–' means the session has nothing to measure there. {how_computed(result, calls(state.history()))}")
 
 
 def why_flat(result: SweepResult, history, x: Axis, y: Axis, unit: str) -> None:
@@ -116,16 +146,19 @@ def why_flat(result: SweepResult, history, x: Axis, y: Axis, unit: str) -> None:
                 icon=":material/horizontal_rule:")
 
 
-def how_computed(result: SweepResult) -> None:
-    """Which cells the columnar kernel computed and which the loop replayed, and why."""
-    cells = result.cell_count
-    if not result.left_to_loop:
-        st.caption(f"All {cells:,} pairs computed by the columnar kernel: the figures of their replays, "
-                   "without replaying.")
-        return
+def how_computed(result: SweepResult, call_count: int) -> str:
+    """How the cells were computed: how many by the columnar kernel, how many by the loop and why."""
+    cells, looped = result.cell_count, len(result.left_to_loop)
+    what = "pairs" if result.y_name is not None else "settings"
+    kernel = f"the figures of their replays of all {call_count:,} calls, without replaying"
+    if not looped:
+        return f"All {cells:,} {what} computed by the columnar kernel: {kernel}."
     why = "; ".join(sorted(set(result.left_to_loop.values())))
-    st.caption(f"{result.by_kernel:,} of {cells:,} pairs computed by the columnar kernel; the loop replayed "
-               f"{len(result.left_to_loop):,} ({why}).")
+    replays = (f" in {result.replays:,} replays (the other cells had the same outcome as one of them)"
+               if result.replays < looped else "")
+    done = f"{result.by_kernel:,} of {cells:,} {what} computed by the columnar kernel ({kernel}); the loop " \
+        if result.by_kernel else "The loop "
+    return f"{done}replayed all {call_count:,} calls for {looped:,}{replays}: {why}."
 
 
 def trade_off(result: SweepResult, cell, key: str = tuning.TRADE_OFF_KEY,
@@ -165,34 +198,14 @@ def pick_boxes(x: Axis, y: Axis, current) -> None:
                        icon=":material/check:", type="primary")
 
 
-def _regime_values(history) -> dict[str, int] | None:
-    point = compaction_point(history)
-    if point is None:
-        return None
-    specs = {spec.field: spec for spec in state.SLIDERS}
-    messages = tune_axes.regime_max_messages(len(history.messages))[-1]
-    results = sum(1 for message in history.messages for block in (message.get("content") or [])
-                  if isinstance(block, dict) and block.get("type") == "tool_result")
-    values = {"max_messages": min(messages, specs["max_messages"].maximum),
-              "keep_recent": min(max(results, 3), specs["keep_recent"].maximum)}
-    # where the pipeline's L4 fires at the agent's own compaction call (read off the replay), else its
-    # compaction point through the token model
-    limit = state.regime_limit(state.settings().replace(**values)) \
-        or tune_axes.converter(history).chars("context_limit", point)
-    return {"context_limit": min(limit, specs["context_limit"].maximum), **values}
-
-
 def agent_regime(history) -> None:
     """For a log that compacted itself: the settings under which the pipeline behaves as the agent did."""
-    values = _regime_values(history)
-    if values is None:
+    found = state.agent_regime()
+    if found.point is None:
         return
-    point = compaction_point(history)
+    values = found.values
     still = layers_below(history, state.settings().replace(**values))
-    st.markdown(f"**The agent's own regime.** It never snipped nor replaced old results, and it compacted at "
-                f"{point:,} tokens. In the pipeline: max_messages {values['max_messages']:,} (no snip), KEEP_RECENT "
-                f"{values['keep_recent']:,} (no placeholders) and CONTEXT_LIMIT {values['context_limit']:,} "
-                "characters (where the pipeline's L4 first summarises at the call the agent first compacted at)."
+    st.markdown("**The agent's own regime.** " + regime_sentence(found, "It")
                 + (f" Still acting at these settings: {', '.join(still)}." if still else ""))
     st.button("Use the agent's regime in the sidebar", on_click=state.apply_settings, args=(values,),
               key="tune_agent_regime", icon=":material/history:")

@@ -102,3 +102,20 @@ def test_the_live_page_shows_the_context_now_and_after_the_next_compaction(tmp_p
     assert f"{rows[now]:,}" == metrics(at)["Tokens in context now"]
     assert rows["after the next compaction"] < rows[now]
     assert any("the next compaction takes" in annotation["text"] for annotation in spec["layout"]["annotations"])
+
+
+def test_one_numbering_and_one_never_compacted_figure_on_conversation_replay_and_the_cli(app, capsys):
+    """Issue 37: the CLI, its JSON and the pages number the last call alike (the CLI said "call 319 of 0-319"
+    where the page says "last call (320)"), and Conversation and Replay give the same tokens for it had it
+    never been compacted (403,173 against 403,335 here: the page estimated it afresh, the replay measured
+    it from the last call the log recorded)."""
+    at = load(app, "claude_code_long_session.jsonl")
+    expected = cli_json(capsys, SAMPLES / "claude_code_long_session.jsonl")
+    assert expected["call"] == expected["calls"] == 320
+    assert cli.main(["composition", str(SAMPLES / "claude_code_long_session.jsonl")]) == 0
+    assert "; call 320 of 320 (" in capsys.readouterr().out
+    rows = row_totals(bar_chart(at, "last call"))
+    assert list(rows) == ["last call (320), as the log sent it", "the same call, never compacted"]
+    assert cli.main(["replay", str(SAMPLES / "claude_code_long_session.jsonl"), "--json"]) == 0
+    last = json.loads(capsys.readouterr().out)["calls"][-1]
+    assert last["call"] == 320 and rows["the same call, never compacted"] == last["raw_tokens"] == 403_335

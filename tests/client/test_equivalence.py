@@ -108,7 +108,11 @@ ACTING = {"summary_keep_last": {"trigger": 30_000}, "anthropic-clear-tool-uses":
           "codex": {"window_tokens": 50_000}, "gemini-cli": {"window_tokens": 80_000},
           "openhands-masking": {"attention_window": 10}, "openhands-recent": {"max_events": 20},
           "openhands-amortized": {"max_size": 20}, "openhands-llm": {"max_size": 30},
-          "openhands-pipeline": {"max_size": 30}}
+          "openhands-pipeline": {"max_size": 30}, "opencode": {"context_limit_tokens": 40_000},
+          "crush": {"window_tokens": 50_000}, "goose": {"window_tokens": 50_000}, "pi": {"window_tokens": 50_000},
+          "copilot-cli": {"window_tokens": 50_000}, "cline": {"max_allowed_tokens": 40_000},
+          "roo-code": {"window_tokens": 80_000, "condense_percent": 50},
+          "kilo-code": {"window_tokens": 80_000, "condense_percent": 50}}
 NEVER_ACTS = {"as-recorded": "it follows a log's own compactions, and the client's session has none yet",
               "anthropic-clear-thinking": "the generated session has no thinking blocks"}
 

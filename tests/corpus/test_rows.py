@@ -44,7 +44,8 @@ def test_a_small_session_row(tmp_path):
     assert {**row, "bytes": None, **dict.fromkeys(cache_aware)} == dict.fromkeys(COLUMNS) | {
         "path": "fix.json", "project": tmp_path.name, "session": "fix", "format": "anthropic",
         "format_title": "Anthropic", "kind": "session",
-        "messages": 4, "model_calls": 2, "chars": len(str(ANSWERED)), "log_compactions": 0, "load_warnings": 0,
+        "messages": 4, "model_calls": 2, "paid_calls": 2, "chars": len(str(ANSWERED)), "log_compactions": 0,
+        "load_warnings": 0,
         "input_pair_problems": 0, "tokens_sent": first + second, "raw_tokens_sent": first + second,
         "saved_share": 0.0, "peak_tokens": second, "raw_peak_tokens": second, "summaries": 0, "reactive": 0,
         "over_window_calls": 0, "tool_output_kept": 1.0, "calls_with_pair_problems": 0,

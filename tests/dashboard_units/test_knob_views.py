@@ -3,6 +3,7 @@ agent paid, where a knob makes no difference, the trade-off of a line, and a cli
 whose settings are exported."""
 
 import math
+from dataclasses import replace
 
 import pytest
 import streamlit
@@ -12,7 +13,7 @@ from compaction.generate import generate
 from compaction.sweep.sweeps import sweep
 from dashboard.render.sweep_line import PAID_NAME, sweep_line_figure
 from dashboard.render.tradeoff_chart import tradeoff_figure
-from dashboard.render.tune_notes import cost_against_log, knob_notes
+from dashboard.render.tune_notes import OwnSetting, cost_against_log, knob_notes
 from dashboard.ui import agent_tune
 
 SESSION = prepare(generate("realistic", turns=60, seed=3))
@@ -47,17 +48,27 @@ def test_a_cell_with_nothing_to_measure_is_a_gap_not_a_zero(line):
     assert list(figure.data[0].x) == [f"{value:,}" for value in LIMITS]
 
 
-def test_the_sentence_on_what_the_agent_paid(line):
+def test_the_sentence_sets_the_cells_against_the_agents_own_setting_replayed(line):
+    """Issue 37: like for like, the agent's own current setting replayed on the same calls, and what the log
+    records beside it (for how many calls, when it records usage for only some)."""
     costs = line.line("cost_usd")
     cheapest = min(costs)
-    above = cost_against_log(line, cheapest / 2)
-    assert above.startswith("Every setting here costs more than the agent paid: the cheapest "
-                            f"(auto_compact_token_limit {LIMITS[costs.index(cheapest)]:,}) costs ${cheapest:,.2f}")
-    assert "leaves out the agent's own compaction calls" in above
-    assert cost_against_log(line, max(costs) + 1).startswith("Every setting here costs less than")
-    between = sorted(costs)[1] + 1e-9
-    assert cost_against_log(line, between).startswith(f"2 of 5 settings cost less than the ${between:,.2f}")
-    assert cost_against_log(line, None) is None  # a log that records no cost
+    own = OwnSetting(cheapest / 2, "Codex CLI's own setting (window_tokens 272,000)", 30.23, 16, 16)
+    above = cost_against_log(line, own)
+    assert above == ("No setting here costs less than Codex CLI's own setting (window_tokens 272,000), replayed on the "
+                     f"same calls (${cheapest / 2:,.2f}): the cheapest (auto_compact_token_limit "
+                     f"{LIMITS[costs.index(cheapest)]:,}) costs ${cheapest:,.2f}. Its log records $30.23.")
+    assert cost_against_log(line, replace(own, cost=max(costs) + 1)).startswith("Every setting here costs less than")
+    between = sorted(costs)[1] + 0.01
+    assert cost_against_log(line, replace(own, cost=between)).startswith(
+        f"2 of 5 settings cost less than Codex CLI's own setting (window_tokens 272,000), replayed on the same calls "
+        f"(${between:,.2f})")
+    partial = cost_against_log(line, replace(own, recorded_calls=14, cost_over_recorded=27.5))
+    assert partial.endswith("Its log records $30.23 for 14 of its 16 calls (the other 2 recorded no usage), so that "
+                            "figure covers only those; the replays cover all. Over those 14 calls the setting "
+                            "replayed costs $27.50.")
+    assert cost_against_log(line, replace(own, recorded=None)).endswith("Its log records no cost.")
+    assert cost_against_log(line, None) is None  # a log of no known agent that records no cost
 
 
 def test_where_a_knob_makes_no_difference(line):

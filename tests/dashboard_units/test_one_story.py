@@ -90,7 +90,7 @@ def test_the_fidelity_table_sets_the_logs_compactions_beside_the_strategys(long_
     assert frame["tokens before (the log)"].tolist() == ["167,285", "167,058"]
     assert frame["calls apart"].tolist() == ["the same call", "the same call"]
     # every compaction, not only the first: what the first call after each carried, recorded and estimated
-    assert frame["log's compaction"].tolist() == ["1 (auto)", "2 (auto)"]
+    assert frame["log's compaction"].tolist() == ["1 (automatic)", "2 (automatic)"]
     assert frame["first call after (the log)"].tolist() == [f"{p.log_after_tokens:,}" for p in found.pairs]
     assert all(p.log_after_tokens and p.strategy_after_tokens for p in found.pairs)
     assert frame["first call after (the strategy)"].tolist() == [

@@ -5,14 +5,13 @@ from compaction.importers import load_conversation
 from compaction.layers import message_fates, run_pipeline
 from compaction.measures import pipeline_loss_of
 from compaction.model import DEFAULTS, prepare
-from compaction.replay import replay
+from compaction.replay import regime_context_limit, replay
 from compaction.storage import OutputStore
 from compaction.strategies import compaction_point
 from dashboard.render import agent_regime, tune_axes
 from dashboard.render.narrative import plural
 from dashboard.render.trade_words import summaries_sentence, trade_sentence
 from dashboard.ui import state
-from dashboard.ui.tune_view import _regime_values
 from tests.app.conftest import SAMPLES
 
 LONG = SAMPLES / "claude_code_long_session.jsonl"
@@ -42,11 +41,18 @@ def test_the_summaries_are_set_beside_the_agents_own():
     assert looped.totals["summaries"] > len(looped.boundaries) >= 1  # the tutorial's defaults summarise more often
 
 
-def test_pipelines_agent_regime_is_tunes_and_falls_back_to_the_window():
-    history = prepare(load_conversation(LONG))
+def test_the_agents_regime_summarises_where_the_agent_compacted_and_falls_back_to_the_window():
+    """Issue 37: one regime for Pipeline and Tune, its CONTEXT_LIMIT read off the replay (518,800 on this log,
+    where the token model's conversion gave Pipeline 535,900: a summary at call 135, not 133)."""
+    conversation = load_conversation(LONG)
+    history = prepare(conversation)
     found = agent_regime.regime(history, 200_000, MAXIMA)
-    assert found.values == _regime_values(history)  # one regime on both pages
     assert found.point == compaction_point(history)
+    assert found.values["context_limit"] == regime_context_limit(history, DEFAULTS.replace(
+        max_messages=found.values["max_messages"], keep_recent=found.values["keep_recent"]), 200_000) == 518_800
+    replayed = replay(conversation, DEFAULTS.replace(**found.values), keep_histories=False)
+    first_after = next(call.call for call in replayed.calls if call.index > history.recorded.boundaries[0]["index"])
+    assert next(call.call for call in replayed.calls if "L4" in call.acted) == first_after
     never = prepare(load_conversation(CASES / "claude_code_hook_progress_after_the_turn.jsonl"))
     fallback = agent_regime.regime(never, 200_000, MAXIMA)
     assert fallback.point is None

@@ -37,7 +37,9 @@ TIGHT = {
     "goose": {"window_tokens": 6_000},
     "copilot-cli": {"window_tokens": 3_000},
     "pi": {"window_tokens": 3_000, "reserve_tokens": 500, "keep_recent_tokens": 300},
-    **{"cline": {"max_allowed_tokens": 3_000}, "roo-code": {"window_tokens": 6_000, "condense_percent": 30}, "kilo-code": {"window_tokens": 6_000, "auto_condense": False}},  # noqa: E501
+    "cline": {"max_allowed_tokens": 3_000},
+    "roo-code": {"window_tokens": 6_000, "condense_percent": 30},
+    "kilo-code": {"window_tokens": 6_000, "auto_condense": False},
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from compaction.agents.claude_code.after_compaction import BASE_SHOWN, first_call_after, learnt_summary_chars
 from compaction.agents.claude_code.compacting import REREAD_OPENING
-from compaction.agents.claude_code.recent_files import recent_files
+from compaction.agents.claude_code.recent_files import CUT_READ_CHARS, recent_files
 from compaction.importers import load_conversation
 from compaction.model.calibration import recorded_context
 from compaction.replay.loop import replay
@@ -137,6 +137,19 @@ def test_a_file_read_in_parts_comes_back_as_long_as_its_furthest_line():
     # a whole read after them says what the file is
     whole = messages + [_use(3, "Read", file_path="/app/view.xml"), _result(3, "z" * 900)]
     assert recent_files(whole)[0].chars == 900 and recent_files(whole)[0].lines == 1
+
+
+def test_a_read_cut_at_its_limit_comes_back_at_least_as_long_as_the_files_re_attached():
+    """A log read the head of a 52-line note (limit 8: eight lines came back, so the file goes on) and the
+    whole of a 3-line one with limit 8 (the file ended first). Claude Code re-reads the first whole: the log
+    does not say how long it is, so it counts as the median file the 2.1.92+ logs re-attach."""
+    head = "".join(f"{n}\t{'d' * 60}\n" for n in range(1, 9))
+    short = "".join(f"{n}\t{'p' * 40}\n" for n in range(1, 4))
+    messages = [{"role": "user", "content": "Check the decisions."},
+                _use(1, "Read", file_path="/vault/DECISIONS.md", limit=8), _result(1, head),
+                _use(2, "Read", file_path="/vault/PROTOCOL.md", limit=8), _result(2, short)]
+    protocol, decisions = recent_files(messages)
+    assert decisions.chars == CUT_READ_CHARS and protocol.chars == len(short)
 
 
 def _log_whose_fixed_part_dropped(tmp_path):

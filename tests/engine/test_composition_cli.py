@@ -34,7 +34,7 @@ def test_the_last_call_of_a_real_layout_sums_to_its_recorded_context_with_result
     assert {"kinds", "tool_results_by_tool", "call", "calls", "total_tokens", "recorded_context_tokens",
             "estimated_tokens", "strategy", "input", "answers_message"} <= set(data)
     assert list(data["kinds"]) == list(KINDS) and all(isinstance(v, int) for v in data["kinds"].values())
-    assert data["call"] == data["calls"] - 1 == 5
+    assert data["call"] == data["calls"] == 6  # numbered from 1, as the pages number them
     recorded = data["recorded_context_tokens"]
     assert recorded == recorded_at(HOOKS, data["answers_message"])
     assert abs(sum(data["kinds"].values()) - recorded) <= 0.05 * recorded
@@ -47,40 +47,42 @@ def test_the_last_call_of_a_real_layout_sums_to_its_recorded_context_with_result
 
 def test_every_call_and_the_one_after_the_agents_compaction(capsys):
     calls = run(capsys, COMPACTED)["calls"]
-    for call in range(calls):
+    for call in range(1, calls + 1):
         data = run(capsys, COMPACTED, "--call", call)
         recorded = data["recorded_context_tokens"]
         assert abs(data["total_tokens"] - recorded) <= 0.05 * recorded, call
-    after = next(c for c in range(calls) if run(capsys, COMPACTED, "--call", c)["answers_message"] > 23)
+    after = next(c for c in range(1, calls + 1) if run(capsys, COMPACTED, "--call", c)["answers_message"] > 23)
     data = run(capsys, COMPACTED, "--call", after)
     assert data["kinds"]["summaries"] > 0 and data["messages_sent"] < 23  # the summary and what followed it
-    assert run(capsys, COMPACTED, "--call", -calls)["call"] == 0
+    assert run(capsys, COMPACTED, "--call", -calls)["call"] == 1
 
 
 def test_a_strategy_is_applied_as_replay_applies_it(capsys, tmp_path):
     path = tmp_path / "session.json"
     path.write_text(json.dumps(generate("realistic", turns=40, seed=2)), encoding="utf-8")
-    found = run(capsys, path, "--strategy", "pipeline", "--param", "keep_recent=0", "--call", 30)
+    found = run(capsys, path, "--strategy", "pipeline", "--param", "keep_recent=0", "--call", 31)
     assert cli.main(["replay", str(path), "--strategy", "pipeline", "--param", "keep_recent=0", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)["calls"][30]
+    assert found["call"] == record["call"] == 31  # one numbering: the CLI, the JSON and the pages
     assert found["total_tokens"] == record["tokens"] == sum(found["kinds"].values())
     assert found["kinds"]["placeholders"] > 0
     assert found["recorded_context_tokens"] is None  # a generated session records no usage
-    none = run(capsys, path, "--call", 30)
+    none = run(capsys, path, "--call", 31)
     assert none["kinds"]["placeholders"] == 0 and none["total_tokens"] > found["total_tokens"]
 
 
 def test_the_table(capsys):
     assert cli.main(["composition", str(HOOKS), "--call", "2"]) == 0
     out = capsys.readouterr().out
-    assert "call 2 of 0-5" in out and "strategy none: what the log sent" in out
+    assert "call 2 of 6 (" in out and "strategy none: what the log sent" in out
     for words in ("system prompt and tools", "tool results", "  Glob", "not in the log", "total"):
         assert words in out
     assert "tokens as the log recorded them" in out
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["--call", "6"], "has calls 0 to 5"),
+    (["--call", "7"], "has calls 1 to 6"),
+    (["--call", "0"], "has calls 1 to 6"),
     (["--strategy", "none", "--param", "keep_recent=1"], "--strategy none takes no --param"),
     (["--strategy", "nope"], "unknown strategy 'nope'"),
     (["--strategy", "pipeline", "--param", "keep_recent=x"], "keep_recent"),

@@ -1,6 +1,7 @@
 """No path escapes: every name a user controls (a tool_use id, a transcript label, an upload's file
 name) becomes a plain file name inside the store, whatever it holds."""
 
+import hashlib
 import json
 import re
 
@@ -83,7 +84,6 @@ def test_l3_and_l4_write_only_inside_the_store(tmp_path):
                                          "x" * 10_000 + ".json", ".json", "../.json",
                                          "a/../../b.jsonl"])
 def test_an_upload_name_never_reaches_the_file_system(store_root, tmp_path, upload_name):
-    # the uploader only takes .json/.jsonl names (Streamlit checks the extension), so every name ends so
     data = json.dumps(_conversation_with(["../../id", "/etc/passwd", "..", "x" * 10_000, "a\x00b"])).encode()
     before = set(files_under(tmp_path.parent))
     at = start_app()
@@ -96,15 +96,24 @@ def test_an_upload_name_never_reaches_the_file_system(store_root, tmp_path, uplo
     store = at.session_state["_output_store"]
     assert session_root(at).parent == store_root and store.list_outputs()
     created = set(files_under(tmp_path.parent)) - before
-    assert created and all(store.root in path.parents for path in created)
-    assert_contained(store, store_root)
+    # the upload itself is kept under its content's hash (a reload loads it again): its name is only text
+    kept = [path for path in created if path.parent == store_root / "uploads"]
+    assert sorted(path.name.removesuffix(".name") for path in kept) == [hashlib.sha256(data).hexdigest()] * 2
+    assert (store_root / "uploads" / kept[0].name.removesuffix(".name")).read_bytes() == data
+    assert created and all(store.root in path.parents for path in set(created) - set(kept))
+    assert_contained(store, store.root)
+    assert {path.parent for path in files_under(store_root) if store.root not in path.parents} == {store_root / "uploads"}
 
 
-def test_streamlit_itself_refuses_an_upload_name_with_nul(store_root, tmp_path):
-    # Browsers never send one; a crafted client can. Streamlit's uploader refuses it before the page
-    # runs (in the widget's deserializer, out of the app's reach), and nothing is written.
+def test_an_upload_name_with_nul_never_reaches_the_file_system(store_root, tmp_path):
+    # Browsers never send one; a crafted client can. The uploader takes any name (the formats are told by
+    # content): the name is only text, kept in a file named by the content's hash.
     before = set(files_under(tmp_path.parent))
+    data = json.dumps(_conversation_with(["a"])).encode()
     at = start_app()
-    upload(at, "nul\x00byte.json", json.dumps(_conversation_with(["a"])).encode())
-    assert [e.message for e in at.exception] == ["Filename cannot contain null bytes."]
-    assert set(files_under(tmp_path.parent)) == before
+    upload(at, "nul\x00byte.json", data)
+    assert not at.exception
+    digest = hashlib.sha256(data).hexdigest()
+    created = set(files_under(tmp_path.parent)) - before
+    assert {path.name for path in created if path.parent == store_root / "uploads"} == {digest, digest + ".name"}
+    assert (store_root / "uploads" / (digest + ".name")).read_bytes() == b"nul\x00byte.json"

@@ -120,3 +120,17 @@ def test_a_cut_off_stream_reads_to_where_it_stops():
     kinds = [w.kind for w in conversation.warnings]
     assert "cut_off" in kinds and "waiting_call" in kinds
     assert tool_uses(conversation.messages[-1])[0]["input"] == {"command": "ruff check ."}
+
+
+def test_a_stream_names_its_model_in_init_only():
+    """Issue 37: the model named in a stream-json run's `init` line is the recorded model (stats of the
+    older layout name none): its price, its window and its totals' model."""
+    from compaction.measures import log_window
+    from compaction.replay import replay
+
+    conversation = load_conversation(CASES / "gemini_stream_init_model.jsonl")
+    assert conversation.metadata["model"] == "gemini-3-pro-preview"
+    assert conversation.metadata["models"] == ["gemini-3-pro-preview"]
+    assert conversation.metadata["recorded_totals"]["model"] == "gemini-3-pro-preview"
+    assert replay(conversation, keep_histories=False).run_model == "gemini-3-pro-preview"
+    assert log_window(conversation.usage, conversation.metadata).tokens == 1_048_576

@@ -4,10 +4,12 @@ replay of it (the reference) on one prepared conversation and one output store: 
 
 from compaction import OutputStore, prepare
 from compaction.replay.context import ReplayContext
-from compaction.replay.loop import replay
+from compaction.replay.loop import incremental_form, replay
 from compaction.replay.options import ReplayOptions
+from compaction.strategies import STRATEGIES
 from compaction.summarizers import OfflineSummarizer
 from compaction.sweep.grid import SweepStore, cell_measures
+from compaction.sweep.kernel import refusal
 from compaction.sweep.kernel.cell import Shared, measures, run_cell
 from compaction.sweep.kernel.persisted import Outside
 from compaction.sweep.kernel.records import call_records
@@ -20,6 +22,9 @@ def check_grid(conversation, grid, store: OutputStore | None = None, **options) 
     summarizer = OfflineSummarizer()
     chosen = ReplayOptions(store=store, summarizer=summarizer, keep_histories=False, **options)
     context = ReplayContext.start(prepared, "pipeline", chosen)
+    refused = refusal(prepared, incremental_form(STRATEGIES["pipeline"]), summarizer)
+    if refused is not None:  # the sweep leaves every cell to the loop (the person's own compactions)
+        return 0, [refused] * len(grid)
     try:
         shared = Shared.of(context)
     except Outside as outside:

@@ -5,6 +5,7 @@ postTokens and its summary line) is appended line by line to a file, some lines 
 the watcher runs as its own process. Every wait is on what the watcher prints."""
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,18 @@ def test_the_forecast_says_what_the_compaction_does_and_costs(watched):
     # the compaction's call and the cheap first call after cost less than going on: it pays from the first call
     assert costs["compaction_call_usd"] + costs["first_call_after_usd"] <= costs["next_call_without_usd"]
     assert costs["pays_back_after_calls"] == 0
+
+
+def test_sigterm_stops_the_watcher_as_ctrl_c_does(tmp_path):
+    log = GrowingLog(tmp_path / "5f0e2c1a-7b3d-4e8f-9a21-3c4d5e6f7a81.jsonl")
+    lines = CASE.read_bytes().splitlines(keepends=True)
+    watch = Watch(log.path)
+    try:
+        for line in lines[:first_lines_of_calls(lines)[1]]:
+            log.append(line)
+        watch.until(lambda found: found["event"] == "call" and found["call"] == 2)
+        stopped = watch.interrupt(signal.SIGTERM)
+        code = watch.proc.wait(timeout=60)
+    finally:
+        watch.close()
+    assert (stopped["reason"], stopped["calls"], code) == ("terminated", 2, 0)

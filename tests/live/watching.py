@@ -3,6 +3,10 @@ file written the way an agent writes it (appended, flushed, sometimes half a lin
 
 Waiting is on what the watcher prints, never on the clock: `until` blocks until an object matching a
 test arrives. Its timeout only keeps a broken run from hanging the suite; nothing is asserted on time.
+
+The watcher is started as `make test &` starts it, with SIGINT ignored (a background job inherits it so),
+every time: Ctrl-C must stop it however it was started. It runs this checkout's engine (`-m compaction`
+with this checkout first on the path), not whichever the `compaction` script was installed from.
 """
 
 import json
@@ -14,16 +18,21 @@ import sys
 import threading
 from pathlib import Path
 
-COMPACTION = Path(sys.executable).with_name("compaction")
+CHECKOUT = Path(__file__).resolve().parents[2]
 SAFETY_SECONDS = 120
+
+
+def _as_in_the_background() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Watch:
     def __init__(self, path: Path, *flags: str, env: dict | None = None):
-        command = [str(COMPACTION), "watch", str(path), "--json", "--every", "0.05", *flags]
+        command = [sys.executable, "-m", "compaction", "watch", str(path), "--json", "--every", "0.05", *flags]
         environment = {k: v for k, v in os.environ.items() if k != "COMPACTION_SESSION_FOLDERS"} | (env or {})
+        environment["PYTHONPATH"] = os.pathsep.join(filter(None, (str(CHECKOUT), environment.get("PYTHONPATH"))))
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env=environment, cwd=path.parent)
+                                     env=environment, cwd=path.parent, preexec_fn=_as_in_the_background)
         self.seen: list[dict] = []
         self._lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -55,9 +64,9 @@ class Watch:
             self.seen.append(json.loads(line))
         return self.proc.wait(timeout=SAFETY_SECONDS), self.proc.stderr.read()
 
-    def interrupt(self) -> dict:
-        """Ctrl-C, and the watcher's last object."""
-        self.proc.send_signal(signal.SIGINT)
+    def interrupt(self, number: int = signal.SIGINT) -> dict:
+        """Ctrl-C (or another signal), and the watcher's last object."""
+        self.proc.send_signal(number)
         return self.until(lambda found: found["event"] == "stopped")
 
     def close(self) -> None:

@@ -22,7 +22,7 @@ AGENT = Agent(
     # the file's own name as the suffix: ".md" would make every README of a corpus folder a session
     formats=(Format(NAME, TITLE, "an Aider chat history (.aider.chat.history.md: #### the person, > aider's notices "
                     "and Tokens lines, the replies between)", (HISTORY_FILE,), load_text=log.load,
-                    text=log.looks_like),),
+                    text=log.looks_like, sessions=log.sessions, load_session=log.load_session),),
     presets=preset.SPECS,
     own_preset=NAME,
     knobs=knobs.KNOBS,

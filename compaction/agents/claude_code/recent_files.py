@@ -23,6 +23,10 @@ PATH_KEYS = ("file_path", "notebook_path", "path")
 LEFT_OUT = ("memory.md",)  # the auto-memory index, re-injected with the system prompt
 PLANS = "/.claude/plans/"  # where Claude Code writes the session's plan: re-attached as the plan, not a file
 LINE_NUMBER_CHARS = 7  # "   123→": a Read result's number before each line
+# A file whose read stopped at its limit is at least the median of the files the 2.1.92+ logs re-attach
+# (their `file` attachments: about 4,900 characters): Claude Code re-reads it whole, up to its limit. The
+# replay's files only: the live follower's sizes (size_after) already come out over the first call after
+CUT_READ_CHARS = 4_900
 _LINE_NUMBER = re.compile(r"^\s*(\d+)(?:→|\t)")  # how a Read result numbers its lines (2.0: "→", 2.1: a tab)
 
 
@@ -84,6 +88,13 @@ def _last_line(text: str, given: dict) -> int:
     return (offset if isinstance(offset, int) else 1) + len(lines) - 1
 
 
+def _cut_at_limit(text: str, given: dict) -> bool:
+    """Whether a Read stopped at its `limit` (it returned that many lines): the file goes on, how far the log
+    does not say."""
+    limit = given.get("limit")
+    return isinstance(limit, int) and limit > 0 and text.rstrip("\n").count("\n") + 1 >= limit
+
+
 def _partial_size(seen: tuple[int, int, int], text: str, given: dict) -> tuple[int, int, int]:
     """(characters, lines, last line) of a file's partial reads so far, this one added."""
     chars, lines, last = seen
@@ -115,7 +126,8 @@ def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
                 if "offset" in given or "limit" in given:
                     # re-reading gives the whole file: as long as the furthest line seen, at the lines' mean
                     chars, lines, last = partial[key] = _partial_size(partial.get(key, (0, 0, 0)), text, given)
-                    sizes[key] = max(len(text), sizes.get(key) or 0, round(last * chars / max(lines, 1)))
+                    sizes[key] = max(len(text), sizes.get(key) or 0, round(last * chars / max(lines, 1)),
+                                     CUT_READ_CHARS if _cut_at_limit(text, given) else 0)
                     texts[key] = text if texts.get(key) is None else texts[key]
                     line_counts[key] = max(last, line_counts.get(key, 0))
                 else:

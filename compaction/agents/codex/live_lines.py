@@ -7,7 +7,9 @@ is the newest `turn_context`'s. A compaction is a `compacted` line (its `replace
 start), then an `event_msg` of type `context_compacted`: counted once. The 2025 layout writes no token
 counts at all: it is said, and no call can be measured. Beside the calls: the assistant's answers by
 their size, and Codex's estimate of the encrypted reasoning before the person's newest turn (a fact the
-forecast adds, as Codex's own count does).
+forecast adds, as Codex's own count does). The window is the session's main model's (the model of most
+calls so far, with the window its turns report), as the replay's: a one-off turn on a small model does not
+move the forecast.
 """
 
 from typing import Any
@@ -45,6 +47,9 @@ class CodexLines:
         self._model: str | None = None
         self._compacted = False  # a `compacted` line since the newest call: its context_compacted is the same
         self._legacy = False
+        self._calls: dict[str | None, int] = {}  # calls by model
+        self._windows: dict[str | None, int] = {}  # the window each model's turns report
+        self._turn_window: int | None = None  # the current turn's, from task_started
         self._turn_reasoning = 0  # Codex's estimate of the encrypted reasoning of the current turn
         self._earlier_reasoning = 0  # and of the turns before it since the last compaction
         self._tools_last = False  # the newest item is a tool call or its output: a compaction now is mid-turn
@@ -90,15 +95,15 @@ class CodexLines:
         event = payload.get("type")
         found: list[Event] = []
         if isinstance(payload.get("model_context_window"), int):
-            self._window = payload["model_context_window"]
-            found.append(Fact("window", payload["model_context_window"]))
+            self._turn_window = payload["model_context_window"]
+            if not self._calls:  # before any call: the first turn's model is the main one so far
+                self._window = payload["model_context_window"]
+                found.append(Fact("window", payload["model_context_window"]))
         if event == "token_count":
             call = self._tokens.read(payload, number)
-            if call is not None and call.context_window:
-                self._window = call.context_window
-                found.append(Fact("window", call.context_window))
             usage = call.usage(self._model) if call is not None else None
-            if usage is not None:
+            if call is not None and usage is not None:
+                found.extend(self._main_window(call.context_window or self._turn_window))
                 self._compacted = False
                 self._context = call.total if call is not None else None
                 found.append(CallSeen(number, usage, time))
@@ -113,6 +118,17 @@ class CodexLines:
             self._turn_reasoning = 0
             found.append(Fact(EARLIER_REASONING, self._earlier_reasoning))
         return found
+
+    def _main_window(self, window: int | None) -> list[Event]:
+        """The call's model counted; the window of the model of most calls so far, when known."""
+        self._calls[self._model] = self._calls.get(self._model, 0) + 1
+        if window:
+            self._windows.setdefault(self._model, window)
+        main = max(self._calls, key=lambda model: self._calls[model])
+        if main not in self._windows:
+            return []
+        self._window = self._windows[main]
+        return [Fact("window", self._window)]
 
     def _trigger(self) -> str:
         """Whose compaction this is (triggers.py): the person's /compact is between turns."""

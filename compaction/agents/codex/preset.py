@@ -14,8 +14,8 @@ from compaction.model.markers import is_summary
 from compaction.model.messages import blocks
 from compaction.model.sizes import message_size
 from compaction.strategies.agent_sent import recorded_tokens, sent_by_the_agent, upcoming_call
-from compaction.strategies.as_recorded import LOG_SUMMARIZER
 from compaction.strategies.base import Step
+from compaction.strategies.log_cut import LOG_SUMMARIZER
 from compaction.strategies.params import Param
 from compaction.strategies.spec import Source, StrategySpec
 

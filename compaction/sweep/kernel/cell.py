@@ -102,7 +102,7 @@ def run_cell(shared: Shared, settings: Settings) -> Cell:
                 settings)
     prepared = shared.context.prepared
     calls = priced(done, shared.facts, prepared.token_model, prepared.overhead, settings.summary_input_cap)
-    if len(calls.tokens) and int(calls.tokens.max()) > shared.context.window:
+    if len(calls.tokens) and int(calls.tokens.max()) > shared.context.window or shared.context.over_own_window(calls.tokens):
         raise Outside("a call goes over the model window: reactive compaction")
     return Cell(settings, variant, done, calls, gone_of(done, variant.placeholders, len(done.count)))
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compaction.measures.cache import expired
 from compaction.measures.prices import recorded_parts
 from compaction.model.calibration import recorded_context
 from compaction.replay.context import ReplayContext
@@ -38,7 +37,7 @@ def facts_of(context: ReplayContext) -> Facts:
     prepared, billing = context.prepared, context.billing
     usage, times = prepared.recorded.usage, prepared.recorded.timestamps
     model = prepared.token_model
-    uncompacted = Uncompacted(prepared, billing, context.window, context.from_log)
+    uncompacted = Uncompacted(prepared, billing, context.window_at, context.from_log)
     calls = context.call_indices
     known, exact, anchor_tokens, anchor_chars, output, fresh = [], [], [], [], [], []
     recorded_read, recorded_write, recorded_cost, recorded = [], [], [], []
@@ -61,7 +60,7 @@ def facts_of(context: ReplayContext) -> Facts:
             output.append(out)
             price = billing.at(index)
             time = times[index] if index < len(times) else None
-            fresh.append(call == 0 or expired(previous_time, time, price.ttl_s))
+            fresh.append(call == 0 or not price.holds(previous_time, time))
             previous_time = time
             recorded.append(None if entry is None else {
                 **entry, "model": billing.model_at(index), "context_tokens": recorded_context(entry),

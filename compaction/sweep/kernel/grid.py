@@ -15,6 +15,7 @@ from compaction.model.history import History
 from compaction.model.settings import Settings
 from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
+from compaction.strategies.person import PERSON_ACTIONS, has_person_actions
 from compaction.summarizers import OfflineSummarizer, Summarizer
 from compaction.sweep.kernel.cell import Shared, measures, run_cell
 from compaction.sweep.kernel.columns import columns_of
@@ -33,6 +34,8 @@ def refusal(prepared: History, form, summarizer: Summarizer | None) -> str | Non
         return "the summaries are not the offline summariser's"
     if lookups.compact_turns(prepared):
         return "the session calls the compact tool"
+    if has_person_actions(prepared):
+        return PERSON_ACTIONS
     call_indices = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
     if columns_of(prepared, call_indices).literal_placeholder:
         return "a tool result holds the placeholder's own text"

@@ -33,6 +33,6 @@ def call_records(shared: Shared, cell: Cell) -> list[CallRecord]:
                                 raw_chars=raw_chars, raw_tokens=raw_tokens,
                                 acted=tuple(name for bit, name in ACTED if acted & bit), summaries=summaries,
                                 tokens_total=tokens_total[call], raw_tokens_total=raw_total[call],
-                                over_window=tokens > shared.context.window, measures=measures,
+                                over_window=tokens > shared.context.window_at(index), measures=measures,
                                 raw_cost_usd=raw_cost, raw_runs=raw_runs, exact=exact))
     return found

@@ -25,7 +25,9 @@ def costs(tariff: Tariff, uncached, write_5m, write_1h, read, output) -> np.ndar
 
 
 def cached(tariff: Tariff, lifetime: str, read, write, output) -> np.ndarray:
-    """CallPrice.cached: reads and writes at the lifetime of the call's cache."""
+    """CallPrice.cached: reads and writes at the lifetime of the call's cache (none: all of it input)."""
+    if lifetime == "none":
+        return costs(tariff, read + write, 0, 0, 0, output)
     if lifetime == "1h":
         return costs(tariff, 0, 0, write, read, output)
     return costs(tariff, 0, write, 0, read, output)

@@ -9,7 +9,8 @@ How a file is read, one idea per module:
 The file appends every run of aider in the folder; each starts with an empty chat (unless
 --restore-chat-history, whose run says "Restored previous conversation history."). The runs are loaded
 one after another as one conversation (a replay's what-ifs carry the earlier runs' messages, the recorded
-tokens do not) and listed in `metadata["runs"]`.
+tokens do not) and listed in `metadata["runs"]`; `sessions` lists them as sessions of the file (a corpus's
+rows, the upload's picker) and `load_session` reads one alone, its lines numbered as in the file.
 
 One model call per reply, its usage from the Tokens line after it: input = `sent` less the cache's reads
 and writes, output = `received`, the model the run announced (`Main model: X with diff edit format`), and
@@ -36,10 +37,14 @@ What the file does not hold: the system prompt, the repository map and the files
 output added to the chat).
 """
 
+from pathlib import Path
+
 from compaction.agents.aider.log.assemble import Assembled, Walk
 from compaction.agents.aider.log.blocks import RUN, read_blocks
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
+from compaction.importers.runs import RunKey
+from compaction.importers.source import decode_utf8, read_source
 from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "aider"
@@ -109,3 +114,30 @@ def _warnings(out: Assembled) -> list[LoadWarning]:
 
 
 __all__ = ["FORMAT", "load", "looks_like"]
+
+
+def sessions(path: Path) -> tuple[RunKey, ...]:
+    """Each run of the history (two or more, else ()): its first line, named by its number and when it
+    started. A file that cannot be read lists none (its loading says why)."""
+    try:
+        text = decode_utf8(path.read_bytes(), path.name)
+    except (ConversationError, OSError):
+        return ()
+    keys: list[RunKey] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        started = RUN.match(line)
+        if started:
+            keys.append(RunKey(number, f"run {len(keys) + 1}, started {started.group(1)}", started.group(1), FORMAT))
+    return tuple(keys) if len(keys) > 1 else ()
+
+
+def load_session(path: Path, key: RunKey, label: str) -> Conversation:
+    """One run alone: its lines up to the next run's first, the lines before it left blank so that every
+    message names its line in the file."""
+    lines = decode_utf8(read_source(path, label)[0], label).splitlines(keepends=True)
+    started = RUN.match(lines[key.line - 1]) if len(lines) >= key.line else None
+    if started is None or started.group(1) != key.instance:
+        raise ConversationError(f"line {key.line:,} no longer starts {key.name} (the file changed since its runs "
+                                "were listed): load it again", where=label)
+    end = next((n for n in range(key.line, len(lines)) if RUN.match(lines[n])), len(lines))
+    return load("\n" * (key.line - 1) + "".join(lines[key.line - 1:end]), f"{label} [{key.name}]")

@@ -21,11 +21,13 @@ from typing import Any
 
 from compaction.agents.claude_code.log.assemble import assemble
 from compaction.agents.claude_code.log.branch import choose_branch
+from compaction.agents.claude_code.log.off_branch import off_branch_calls
 from compaction.agents.claude_code.log.pairing import repair_pairs
 from compaction.agents.claude_code.log.records import KNOWN_OTHER_TYPES, Record, read_record
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.jsonl import JsonLines
+from compaction.measures.branches_paid import OFF_BRANCH_CALLS
 from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY, ONE_MILLION, ONE_MILLION_SUFFIX
 from compaction.model.conversation import Conversation, LoadWarning
 
@@ -70,6 +72,9 @@ def load(lines: JsonLines) -> Conversation:
     if subagent:
         # its lines' sessionId is the session that ran it; agentId names the subagent (agent-<id>.jsonl)
         metadata["agent_id"] = _agent_id(lines)
+    left = off_branch_calls(records, branch)
+    if left:
+        metadata[OFF_BRANCH_CALLS] = left  # paid for beside the conversation (rewound, restarted)
     if out.start_attachments:
         metadata["start_attachments"] = out.start_attachments  # what the first call carried besides its prompt
     if out.notes:

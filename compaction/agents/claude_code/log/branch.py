@@ -38,6 +38,7 @@ class Branch:
     rewound: int = 0  # message lines left out on abandoned branches
     restarted: int = 0  # message lines left out of an earlier start of the session
     dropped_calls: int = 0  # lines of calls never answered, beside which the conversation went on
+    left_out: dict[int, str] = field(default_factory=dict)  # id(message line) -> "rewound", "restarted", ...
 
 
 @dataclass
@@ -273,6 +274,7 @@ def _count_left_out(records: list[Record], kept: set[int], dropped: set[int], ro
             and _opening(first_message[id(own_root)]) == opening
         reason = "restarted" if restarted else "dropped_calls" if id(record) in dropped else "rewound"
         setattr(branch, reason, getattr(branch, reason) + 1)
+        branch.left_out[id(record)] = reason
         first_line[reason] = first_line[reason] or record.line
     if branch.restarted:
         branch.warnings.append(LoadWarning(

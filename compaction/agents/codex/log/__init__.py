@@ -18,6 +18,7 @@ from compaction.agents.codex.log.tokens import TokenCounts
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.jsonl import JsonLines
+from compaction.measures.windows import NAMED_KEY, PER_MODEL_KEY, main_model
 from compaction.model.conversation import Conversation, LoadWarning
 
 FORMAT = "codex"
@@ -44,14 +45,19 @@ def load(lines: JsonLines) -> Conversation:
 def _metadata(session: Session, out: Assembled, tokens: TokenCounts) -> dict:
     responses = sum(1 for m in out.messages if m["role"] == "assistant")
     with_usage = sum(1 for u in out.usage if u is not None)
+    # the session's window is its main model's (a one-off turn on a small model reports a smaller one)
+    main = main_model(out.usage, out.boundaries)
+    reported = out.windows.get(main) if main else None
+    reported = reported or (tokens.windows[0] if tokens.windows else None)
     return {
         **session.facts,
         "layout": session.layout,
         "models": out.models,
         "reasoning_efforts": out.efforts,
-        "model_context_window": tokens.windows[-1] if tokens.windows else None,
-        **model_window(tokens.windows[-1] if tokens.windows else None),
+        "model_context_window": reported,
+        **model_window(reported),
         "model_context_windows": tokens.windows,
+        PER_MODEL_KEY: {model: model_window(window)[NAMED_KEY] for model, window in out.windows.items()},
         "compact_boundaries": out.boundaries,
         "compact_summary_indices": out.summary_indices,
         "injected_context": out.injected,

@@ -52,6 +52,7 @@ class Assembled:
     counts: dict[str, int] = field(default_factory=dict)
     unknown_items: dict[str, int] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
+    windows: dict[str, int] = field(default_factory=dict)  # model -> the model_context_window its calls report
     efforts: list[str] = field(default_factory=list)
     # [response index, tokens]: Codex's estimate of the encrypted reasoning each response carries (history.rs)
     reasoning: list[list[int]] = field(default_factory=list)
@@ -69,6 +70,7 @@ class Walk:
         self.waiting_for: list[str] = []  # calls of the last response, answered by the next user message
         self.gap: list[Call] = []  # responses' usage seen since the last response ended
         self.last_call: Call | None = None
+        self.turn_window: int | None = None  # the current turn's model_context_window (task_started)
         self.open_boundary: dict | None = None  # a compaction not yet followed by a model item
         self.user_texts: list[str] = []  # the person's messages since the last compaction (compact.rs keeps them)
 
@@ -86,7 +88,10 @@ class Walk:
                 if call is not None:
                     self.gap.append(call)
             elif kind == "task_started":
-                self.tokens.note_window(payload.get("model_context_window"))
+                window = payload.get("model_context_window")
+                self.tokens.note_window(window)
+                if isinstance(window, int) and not isinstance(window, bool) and window > 0:
+                    self.turn_window = window
             elif kind == "context_compacted":
                 self.compaction(record, None)
         elif record.kind == "compacted":
@@ -184,6 +189,9 @@ class Walk:
         if self.gap:
             call = self.gap[-1]
             self.out.usage[index] = call.usage(model)
+            window = call.context_window or self.turn_window
+            if model and window:
+                self.out.windows.setdefault(model, window)  # each turn on a model reports its model's
             self.last_call = call
             self.count("token_counts_unmatched", len(self.gap) - 1)
             self.gap = []

@@ -70,7 +70,8 @@ def from_lines(lines: JsonLines) -> Conversation:
         warnings.append(LoadWarning(f"the history was replaced {len(chat.replacements):,} time(s) (checkpoints at "
                                     f"lines {where}); the conversation after the last one is loaded, as gemini-cli "
                                     "resumes it", line=chat.replacements[0], kind="history_replaced"))
-    extra = {"layout": "chat-jsonl", "rewinds": chat.rewinds, "history_replacements": len(chat.replacements)}
+    extra = {"layout": "chat-jsonl", "starts": chat.starts, "rewinds": chat.rewinds,
+             "history_replacements": len(chat.replacements)}
     return _conversation(built, lines.label, _fields(chat.fields), extra, warnings, lines)
 
 
@@ -97,6 +98,12 @@ def _conversation(built: Built, label: str, facts: dict, extra: dict, warnings: 
         warnings = [*warnings, LoadWarning(
             f"{metadata['model_turns_back_to_back']:,} model turn(s) follow another with nothing recorded between them "
             "(the calls and results that led to them are not in the file)", kind="turns_not_recorded")]
+    if built.counts.get("context_only"):
+        starts = extra.get("starts", 1)
+        warnings = [*warnings, LoadWarning(
+            "the chat holds only gemini-cli's session context: no prompt was sent and no model answered"
+            + (f" (the session was started {starts:,} times)" if starts > 1 else "")
+            + "; the context is loaded as the one user message", kind="context_only")]
     found = ([skipped] if skipped else []) + warnings + built.warnings
     return build_conversation(built.messages, label, FORMAT, found, metadata=metadata,
                               usage=built.usage if any(built.usage) else [],

@@ -5,6 +5,8 @@ its own loader reads it (chatRecordingService.ts, loadConversationRecord):
 - each message is a line of its own (`id`, `type`, `content`, ...); a message written again (its tokens
   or tool calls added) replaces the earlier copy and keeps its place;
 - `{"$rewindTo": id}` drops that message and every later one (a rewind);
+- a line of the session's fields after the first is a new start of the same session (the a2a server
+  writes its header and session context again each time it starts); the starts are counted;
 - `{"$set": {...}}` updates the session's fields; with `messages` it is a checkpoint: the history
   becomes that list. When the list leaves out messages that were there (the history was compressed or
   rolled back), the conversation loaded is the one after it, as gemini-cli would resume it, and the
@@ -22,6 +24,7 @@ class ChatLines:
     fields: dict[str, Any] = field(default_factory=dict)
     messages: dict[str, dict] = field(default_factory=dict)  # by id, in the order first written
     rewinds: int = 0
+    starts: int = 0  # lines of the session's fields: 1, or more when the session was started again
     replacements: list[int] = field(default_factory=list)  # lines of checkpoints that dropped messages
     lines_not_read: int = 0
 
@@ -48,6 +51,7 @@ def read_chat_lines(lines: JsonLines) -> ChatLines:
         elif isinstance(value.get("id"), str):
             chat.messages[value["id"]] = value
         elif _is_fields(value):
+            chat.starts += 1
             chat.fields.update({k: v for k, v in value.items() if k != "messages"})
             for message in value.get("messages") or ():  # a whole older record on one line
                 if isinstance(message, dict) and isinstance(message.get("id"), str):

@@ -14,6 +14,9 @@ Calls recorded after a note (`Request cancelled.`) get a `gemini` message of the
 no text and no thoughts: they belong to the response before, and are put back into it.
 Compression shows only as an `info` note (the old messages stay in the file); it is a compaction point
 at the next message, with the token counts the note gives.
+A chat that holds nothing but its session context (the a2a server writes it at each start, and some
+chats end before any prompt) loads that context as its one user message, with a warning: it is what the
+file holds, and what the first call would have been sent.
 """
 
 import re
@@ -35,7 +38,8 @@ from compaction.importers.source import kind_of
 from compaction.importers.usage import count, from_cached_input
 
 NOT_SENT_TYPES = ("info", "warning", "error")
-NOT_SENT_OPENINGS = ("/", "?", "<session_context>", "<hook_context>")
+SESSION_CONTEXT = "<session_context>"
+NOT_SENT_OPENINGS = ("/", "?", SESSION_CONTEXT, "<hook_context>")
 # gemini-cli's two wordings of the note (useGeminiStream.ts, handleChatCompressionEvent): until 2026-03 and after
 _TOKENS_NOTE = re.compile(r"compressed from: (\d+) to (\d+) tokens")
 _PERCENT_NOTE = re.compile(r"Context compressed from (\d+)% to (\d+)%")
@@ -44,6 +48,7 @@ _PERCENT_NOTE = re.compile(r"Context compressed from (\d+)% to (\d+)%")
 def read_messages(messages: list, label: str, list_name: str = "messages") -> Built:
     builder = Builder()
     last_prompt: int | None = None  # the last call's promptTokenCount: what gemini-cli compares
+    context: tuple[dict, str | None] | None = None  # the last session context, for a chat that holds nothing else
     for position, record in enumerate(messages):
         where = f"{label}: {list_name}[{position}]"
         if not isinstance(record, dict):
@@ -60,6 +65,8 @@ def read_messages(messages: list, label: str, list_name: str = "messages") -> Bu
             raise ConversationError("the message has no 'content'", where=where)
         if kind == "user":
             _user(builder, record, timestamp)
+            if text_of(record.get("content")).strip().startswith(SESSION_CONTEXT):
+                context = record, timestamp
         elif kind == "gemini":
             tokens = record.get("tokens") if isinstance(record.get("tokens"), dict) else None
             _model_turn(builder, record, timestamp, tokens, where)
@@ -67,6 +74,18 @@ def read_messages(messages: list, label: str, list_name: str = "messages") -> Bu
                 last_prompt = count(tokens.get("input"))
         else:
             raise ConversationError(f"'type' must be user, gemini, info, warning or error, got {kind!r}", where=where)
+    built = builder.finish()
+    if not built.messages and context is not None:
+        return _context_only(*context, built)
+    return built
+
+
+def _context_only(record: dict, timestamp: str | None, built: Built) -> Built:
+    """The session context as the one user message of a chat that holds nothing else."""
+    builder = Builder()
+    builder.out.counts = {**built.counts, "user_messages_not_sent": built.counts["user_messages_not_sent"] - 1,
+                          "context_only": 1}
+    builder.add_user(text_blocks(parts_of(record.get("content"))), timestamp)
     return builder.finish()
 
 
