@@ -152,7 +152,9 @@ def _claude_code(params: dict):
                 events += cleared
         counting = counting or bool(acted)
         now = tokens(history) if answered_since_summary(history) else history.tokens
-        automatic = params["auto_compact"] == "on" or not auto_compact_off(history, limit)
+        # judged against the log's own threshold, so that a what-if at another window still compacts
+        own = log_window(history) - rules.output_reserve_for(version) - rules.BUFFER_TOKENS
+        automatic = params["auto_compact"] == "on" or not auto_compact_off(history, own)
         if now >= limit and history.messages and automatic:
             history, compacted = compact(history, version, f"{now:,} tokens >= auto-compact threshold {limit:,}",
                                          summarizer, store)
