@@ -8,6 +8,7 @@ from compaction.measures.branches_paid import paid_and_final
 from compaction.measures.cost import DEFAULT_PRICES
 from compaction.replay.lookups import call_number
 from compaction.replay.loop import ReplayResult
+from compaction.words import plural
 
 
 def add_command(subparsers) -> None:
@@ -55,7 +56,7 @@ def replay_table(result: ReplayResult, window: dict | None = None) -> str:
         lines.append(f"call {number:,} ran on {own.model}: replayed against its window of {own.tokens:,} tokens")
     if totals["reactive"]:  # the window, not the settings, compacted: say which flag moves it
         lines.append(f"the model window ({totals['model_window_tokens']:,} tokens) was reached: reactive compaction "
-                     f"ran {totals['reactive']:,} time(s) whatever the settings (--model-window sets the window)")
+                     f"ran {plural(totals['reactive'], 'time')} whatever the settings (--model-window sets the window)")
     return "\n".join(lines)
 
 
@@ -93,7 +94,7 @@ def totals_lines(totals: dict) -> list[str]:
         f"US${recorded:,.2f}; the log gives no call's own usage, so every per-call figure is estimated"
         if totals["recorded_from_totals"] else f"what this session cost (its log's own calls): US${recorded:,.2f}",
         *[f"note: {note}" for note in totals["price_notes"]],
-        f"cache hit rate {_share(totals['cache_hit_rate'])}, {totals['cache_breaks']:,} call(s) where a layer broke "
+        f"cache hit rate {_share(totals['cache_hit_rate'])}, {plural(totals['cache_breaks'], 'call')} where a layer broke "
         "the cache",
         f"blind references {totals['blind_references']:,}; artifacts still sent at the end "
         f"{_share(totals['artifact_retention'])}; tool output seen whole {_share(totals['tool_output_kept'])}",

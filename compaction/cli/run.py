@@ -13,6 +13,7 @@ from compaction.cli.common import (
     write_json,
 )
 from compaction.model.conversation import group_warnings
+from compaction.words import plural
 
 
 def add_command(subparsers) -> None:
@@ -46,7 +47,7 @@ def command_run(args: argparse.Namespace) -> int:
         write_json(data, None)
     else:
         print(f"{args.file}: {conversation.format}, {len(conversation.messages):,} messages, "
-              f"{len(conversation.warnings)} warning(s)")
+              f"{plural(len(conversation.warnings), 'warning')}")
         for group in group_warnings(conversation.warnings):
             print(f"  warning: {group.summary()}")
         print(stage_table(result))

@@ -53,6 +53,8 @@ def command_sweep(args: argparse.Namespace) -> int:
 
 def kernel_note(result: SweepResult) -> str:
     """How many cells the columnar kernel computed, and why the loop ran the others."""
+    if result.by_threshold:
+        return f" ({result.by_threshold} run together by the loop until their thresholds parted them)"
     if not result.by_kernel:
         return ""
     why = sorted(set(result.left_to_loop.values()))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from compaction.importers.source import depth_error, kind_of, loads_line
 from compaction.model.conversation import LoadWarning
+from compaction.words import plural
 
 SHOWN_LINES = 5  # skipped lines named in the warning; the rest are counted
 
@@ -34,7 +35,7 @@ class JsonLines:
             return None
         named = ", ".join(f"line {line.number} ({line.reason})" for line in self.skipped[:SHOWN_LINES])
         more = f" and {len(self.skipped) - SHOWN_LINES:,} more" if len(self.skipped) > SHOWN_LINES else ""
-        return LoadWarning(f"{len(self.skipped):,} line(s) skipped, not JSON objects: {named}{more}",
+        return LoadWarning(f"{plural(len(self.skipped), 'line')} skipped, not JSON objects: {named}{more}",
                            line=self.skipped[0].number, kind="skipped_lines")
 
     def first_problem(self) -> str:

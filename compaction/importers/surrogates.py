@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.words import plural
 
 # A \u escape of a surrogate in the raw text: only then can a parsed string hold one (cheap test).
 _ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
@@ -55,7 +56,7 @@ def without_lone_surrogates(conversation: Conversation) -> Conversation:
     (messages, system, tools), changed = _clean([conversation.messages, conversation.system, conversation.tools])
     if not changed:
         return conversation
-    warning = LoadWarning(f"{changed} string(s) held lone UTF-16 surrogates (\\ud800-\\udfff), which are not "
+    warning = LoadWarning(f"{plural(changed, 'string')} held lone UTF-16 surrogates (\\ud800-\\udfff), which are not "
                           "text; each was replaced by U+FFFD")
     return replace(conversation, messages=messages, system=system, tools=tools,
                    warnings=[warning, *conversation.warnings])

@@ -9,6 +9,7 @@ from collections import defaultdict, deque
 
 from compaction.model.conversation import LoadWarning
 from compaction.model.messages import tool_results, tool_uses
+from compaction.words import plural
 
 
 def make_tool_ids_unique(messages: list[dict]) -> LoadWarning | None:
@@ -39,7 +40,7 @@ def make_tool_ids_unique(messages: list[dict]) -> LoadWarning | None:
     if not renamed:
         return None
     index, old, new = renamed[0]
-    return LoadWarning(f"{len(renamed):,} tool call(s) reused an earlier call's id; each was given a fresh id "
+    return LoadWarning(f"{plural(len(renamed), 'tool call')} reused an earlier call's id; each was given a fresh id "
                        f"with its result (first: {old!r} -> {new!r})", index=index, kind="renamed_id")
 
 

@@ -17,6 +17,7 @@ from compaction.errors import SettingsError
 from compaction.live.formats import live_format
 from compaction.live.session import Compaction, LiveSession
 from compaction.strategies import lookup
+from compaction.words import plural
 
 SUMMARISE_ALL, KEEP_PERSON, KEEP_NEWEST = "summarise_all", "keep_person", "keep_newest"
 
@@ -156,7 +157,7 @@ def shape_kept(rule: Rule, session: LiveSession, tokens_now: int) -> Kept | None
     conversation = max(tokens_now - base, 0)
     part = session.segment
     since = "since the last compaction" if session.compactions else "so far"
-    what = f"{part.person_turns:,} turn(s) of the person and {part.tool_results:,} tool result(s) {since}"
+    what = f"{plural(part.person_turns, 'turn')} of the person and {plural(part.tool_results, 'tool result')} {since}"
     if rule.shape == SUMMARISE_ALL:
         return Kept(base + summary, summary, f"summarises the whole conversation ({what}: about {conversation:,} "
                     f"tokens beyond the system prompt and tools) into a summary of about {summary:,} tokens; keeps "

@@ -68,6 +68,7 @@ _SONNET_55_CUT = ("https://github.com/kurofune/claudit/releases/tag/v1.9.2 (rele
                   "0.10 x to 0.05 x on 2026-10-07; the overview page still read $0.20)")
 _HAIKU_55 = ANTHROPIC_MODELS.format("haiku-5-5") + " and https://apidog.com/blog/how-to-use-claude-haiku-5-5-api/ " \
     "(bands: prompts up to 100k tokens, and over)"
+XAI_CODE = "https://docs.x.ai/docs/models/grok-code-fast-1 ($0.20 input, $0.02 cached input, $1.50 output)"
 _OPENAI_COPILOT = OPENAI + " (figures as the models-and-pricing.yml table of github/docs quotes them)"
 
 PRICE_TABLE: tuple[ModelPrice, ...] = (
@@ -127,6 +128,8 @@ PRICE_TABLE: tuple[ModelPrice, ...] = (
     _long(_cached_input("gemini-3-pro", 2.0, 0.2, 12.0, GOOGLE), 200_000,
           _cached_input("gemini-3-pro (prompt over 200k)", 4.0, 0.4, 18.0, GOOGLE)),
     _cached_input("gemini-3-flash", 0.5, 0.05, 3.0, GOOGLE + " (as factquire.com quotes it, read there 2026-07-04)"),
+    # xAI's model for coding (OpenRouter's x-ai/grok-code-fast-1)
+    _cached_input("grok-code-fast-1", 0.2, 0.02, 1.5, XAI_CODE),
 )
 _BY_FAMILY = {row.family: row for row in PRICE_TABLE}
 ZERO = ModelPrice("(written by the agent)", 0, 0, 0, 0, 0, "written by the agent itself: no API call", READ_ON)
@@ -134,14 +137,18 @@ ZERO = ModelPrice("(written by the agent)", 0, 0, 0, 0, 0, "written by the agent
 # "anthropic/…", "models/…" (Google's), Bedrock's "us.anthropic.…", and suffixes: "[1m]", Bedrock's "-v1:0"
 _PROVIDER = re.compile(r"^(?:[a-z-]+/)+|^(?:(?:us|eu|apac|global)\.)?anthropic\.")
 _SUFFIX = re.compile(r"\[[^\]]*\]$|-v\d+(?::\d+)?$")
+_CLAUDE_DOT = re.compile(r"(\d)\.(\d)")  # claude-opus-4.1: Anthropic's ids never put a dot in a version
 _VERSION_TOKEN = re.compile(r"^[-.@_:]?(\d{1,2})(?:$|[-.@_:])")
 
 
 def normalise(model: str) -> str:
-    """`claude-opus-4-5-20251101` as it is; `anthropic/Claude-Sonnet-4-5[1m]` as `claude-sonnet-4-5`."""
+    """`claude-opus-4-5-20251101` as it is; `anthropic/Claude-Sonnet-4-5[1m]` as `claude-sonnet-4-5`; a Claude
+    version spelled with a dot, as OpenRouter and the agents that route through it write it
+    (`anthropic/claude-sonnet-4.5`, `claude-haiku-4.5`), as Anthropic's own id spells it."""
     name = model.strip().lower()
     name = _PROVIDER.sub("", name)
-    return _SUFFIX.sub("", name)
+    name = _SUFFIX.sub("", name)
+    return _CLAUDE_DOT.sub(r"\1-\2", name) if name.startswith("claude-") else name
 
 
 def price_for(model: str | None) -> ModelPrice | None:

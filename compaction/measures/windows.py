@@ -51,6 +51,7 @@ _TABLE: dict[str, ModelWindow] = {row.family: row for row in (
           "claude-sonnet-5 claude-sonnet-5-5 claude-haiku-4-5 claude-haiku-5-5 claude-fable-5 claude-fable-5-1 "
           "claude-mythos-5 claude-mythos-5-1", 200_000, ANTHROPIC),
     *rows("gpt-4.1 gpt-4.1-mini gpt-4.1-nano", 1_047_576, OPENAI_41),
+    *rows("grok-code-fast-1", 256_000, "https://docs.x.ai/docs/models/grok-code-fast-1 (256,000 tokens)"),
 )}
 
 

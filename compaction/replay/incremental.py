@@ -24,10 +24,11 @@ from compaction.model.settings import Settings
 from compaction.replay.context import ReplayContext
 from compaction.replay.protocol import CallProtocol
 from compaction.replay.records import ReplayResult
+from compaction.replay.reference import CallByCall
 from compaction.strategies import summaries_made
 
 
-class IncrementalReplay:
+class IncrementalReplay(CallByCall):
     def __init__(self, context: ReplayContext, settings: Settings, form):
         self.context, self.form, self.settings = context, form, settings
         self.reads = SettingsReads(form.settings(settings))  # what the step and the loop read at a call
@@ -42,15 +43,6 @@ class IncrementalReplay:
     @property
     def result(self) -> ReplayResult:
         return self.protocol.result
-
-    @property
-    def done(self) -> bool:
-        return self.next >= len(self.context.prepared.messages)
-
-    def run(self) -> ReplayResult:
-        while not self.done:
-            self.advance()
-        return self.finish()
 
     def advance(self) -> bool:
         """Take in the messages up to the next call and make it (the rest of the conversation when no call

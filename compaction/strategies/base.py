@@ -28,6 +28,11 @@ class Step:
     checked_size: int | None = None
     # the history the loop keeps for the next call; None: the one sent (the edit is permanent)
     carry: History | None = None
+    # (tokens, threshold) an agent's preset compared to decide whether to compact (the tokens measured
+    # whatever the threshold); None when it reads its threshold anywhere else but in words: a sweep's cells
+    # that differ only in that threshold (StrategySpec's threshold_params) made the same call while on the
+    # same side of it (sweep/thresholds.py)
+    compared: tuple[int, int] | None = None
 
     @property
     def kept(self) -> History:

@@ -57,6 +57,11 @@ class StrategySpec:
     # True: it sends what the agent sent (the log's own compactions): the loop never compacts a call of it
     # reactively whose tokens the log records, whatever model window is set, since the model took that call
     follows_log: bool = False
+    # an agent's preset whose compaction is a threshold on tokens: the parameters that move nothing but that
+    # threshold, and the threshold at given parameters on a conversation (the function its step compares
+    # with, Step.compared); a sweep of them runs its cells together until they part (sweep/thresholds.py)
+    threshold_params: tuple[str, ...] = ()
+    threshold: Callable[[dict[str, Any], History], int] | None = None
 
     def param(self, name: str) -> Param:
         for param in self.params:

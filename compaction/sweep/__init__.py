@@ -3,6 +3,8 @@ It sits above compaction/replay, which replays one session under one setting.
 
 - sweeps.py: `sweep` and `sweep_stream` (cells as they are done), `SweepResult`;
 - grid.py: the grid's cells, here or by the kernel; branches.py: cells that share the calls before they differ;
+- thresholds.py: the cells of an agent's preset that differ only in its threshold on tokens, made by the
+  reference loop together while their decisions agree;
 - spread.py and parallel.py: a grid spread over worker processes or a Dask cluster, one line per task;
 - kernel/: the private fast path, a grid's cells of the tutorial's pipeline as columns (the loop stays the
   reference: the kernel gives exactly its figures).

@@ -34,6 +34,7 @@ class BranchCounts:
     replays: int = 0  # branches run to the end: distinct replays
     calls: int = 0  # calls made, over all branches
     by_kernel: int = 0  # cells the columnar kernel computed, without a replay (compaction/sweep/kernel)
+    by_threshold: int = 0  # cells of a preset's threshold run together until they part (thresholds.py)
     left_to_loop: dict = dataclasses.field(default_factory=dict)  # the other cells' keys: why the loop ran them
 
 

@@ -28,6 +28,7 @@ from compaction.storage.outputs import OutputStore
 from compaction.strategies import Built, StepFunction, StrategySpec, resolve
 from compaction.strategies.person import PERSON_ACTIONS, has_person_actions
 from compaction.sweep.branches import BranchCounts, branch_replays
+from compaction.sweep.thresholds import shared_key, threshold_replays
 
 SETTING, PARAMETER = "setting", "parameter"
 
@@ -175,9 +176,22 @@ def iter_local_cells(prepared: History, grid: list[list[GridCell]], step: StepFu
         for column, cell in enumerate(line):
             by_params.setdefault(cell.params, []).append(((row, column), cell.settings))
     options = options.given(keep_histories=False)
+    together: dict[tuple, list[tuple[tuple[int, int], Settings, Built]]] = {}
     for params, cells in by_params.items():
         at, at_read = (step, read) if params is None else _built_at(step, params)
+        if reuse and isinstance(at, Built) and at.spec.threshold is not None \
+                and not any(settings.keeps for _, settings in cells):
+            for key, settings in cells:  # run with the cells that differ from it only in the threshold
+                together.setdefault((settings, shared_key(at)), []).append((key, settings, at))
+            continue
         yield from _strategy_cells(prepared, cells, at, at_read, reuse, options, counts)
+    for group in together.values():
+        context = ReplayContext.start(prepared, group[0][2].__name__, options,
+                                      follows_log=group[0][2].spec.follows_log)
+        for (row, column), replayed in threshold_replays(context, group, counts):
+            counts.by_threshold += 1
+            counts.left_to_loop[row, column] = TOGETHER
+            yield row, column, cell_measures(replayed)
 
 
 def _built_at(step: StepFunction, params: tuple) -> tuple[Built, frozenset[str] | None]:
@@ -188,6 +202,7 @@ def _built_at(step: StepFunction, params: tuple) -> tuple[Built, frozenset[str] 
     return built, built.settings_read
 
 
+TOGETHER = "the preset has no columnar form: the loop ran it with the cells of other thresholds until they parted"
 KEEPS_VERBATIM = "the settings keep something verbatim, which only the plain layers do"
 
 

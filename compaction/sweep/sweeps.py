@@ -41,6 +41,7 @@ class SweepResult:
     replays: int = 0  # distinct replays made; the other cells had the same outcome as one of them
     cells_done: int = 0  # while a sweep streams (sweep_stream): the cells done so far
     by_kernel: int = 0  # cells the columnar kernel computed (compaction/sweep/kernel), no replay needed
+    by_threshold: int = 0  # cells of an agent's threshold run by the loop together until they parted (thresholds.py)
     left_to_loop: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, column): why the loop ran it
     parameters: tuple[str, ...] = ()  # the axes that are the strategy's own parameters (the others: settings)
     base_params: dict[str, Any] = field(default_factory=dict)  # the strategy's parameters as given
@@ -96,7 +97,7 @@ class SweepResult:
     def as_dict(self) -> dict[str, Any]:
         return {"x": self._axis(self.x_name, self.x_values), "y": self._axis(self.y_name, self.y_values),
                 "measure": self.measure, "strategy": self.strategy, "replays": self.replays,
-                "by_kernel": self.by_kernel,
+                "by_kernel": self.by_kernel, "by_threshold": self.by_threshold,
                 "left_to_loop": [[row, column, why] for (row, column), why in sorted(self.left_to_loop.items())],
                 "grid": self.grid(), "cells": self.cells,
                 "trade_off_front": sorted([row, column] for row, column in self.trade_off_front())}
@@ -179,4 +180,5 @@ def sweep_stream(conversation, x: tuple[str, Sequence[Any]], y: tuple[str, Seque
         result.cells[row][column] = cell
         result.cells_done += 1
         result.replays, result.by_kernel, result.left_to_loop = counts.replays, counts.by_kernel, counts.left_to_loop
+        result.by_threshold = counts.by_threshold
         yield result

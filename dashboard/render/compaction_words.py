@@ -4,6 +4,8 @@ own session show them (the cards are compaction.compactions'). Every value is wr
 
 from compaction.compactions import CompactionCard
 from compaction.measures import KIND_TITLES
+from compaction.strategies import REGISTRY
+from dashboard.render.narrative import plural
 
 TRIGGERS = {"auto": "automatic: the context was full", "manual": "the person typed /compact",
             "unknown": "the log does not say why"}
@@ -89,7 +91,7 @@ def reread_sentence(card: CompactionCard) -> str:
     if not card.reread:
         return ("Nothing it replaced had to be read again: every file, request and error it met again was "
                 "named in what it carried on, or never came back.")
-    return (f"The agent fetched {len(card.reread):,} thing(s) again that this compaction lost: "
+    return (f"The agent fetched {plural(len(card.reread), 'thing')} again that this compaction lost: "
             f"{card.reread_tokens:,} tokens, {money(card.reread_cost_usd)} to write them to the cache again.")
 
 
@@ -97,14 +99,15 @@ def preset_sentence(card: CompactionCard) -> str:
     found = card.preset
     if found is None:
         return ""
+    title = preset_title(found.preset)
     if found.call is None:
-        return f"The {found.preset} preset, replayed on this log, did not compact here."
+        return f"The {title} preset, replayed on this log, did not compact here."
     apart = found.calls_apart
     when = "at the same call" if apart == 0 else \
-        f"{abs(apart):,} call(s) {'later' if apart and apart > 0 else 'earlier'}" if apart is not None else ""
+        f"{plural(abs(apart), 'call')} {'later' if apart and apart > 0 else 'earlier'}" if apart is not None else ""
     after = f"; its first call after carried {found.tokens_after:,} tokens" if found.tokens_after is not None else ""
     off = f" ({found.after_error:+.0%} from the log's)" if found.after_error is not None else ""
-    return (f"The {found.preset} preset, replayed on this log, compacted before call {found.call:,} ({when}){after}"
+    return (f"The {title} preset, replayed on this log, compacted before call {found.call:,} ({when}){after}"
             f"{off}." + (f" What it carried: {found.carried}" if found.carried else ""))
 
 
@@ -117,6 +120,13 @@ def cards_headline(cards: list[CompactionCard]) -> str:
     again = sum(len(card.reread) for card in cards)
     again_cost = sum(card.reread_cost_usd for card in cards)
     who = f"{len(cards) - manual:,} by the agent itself, {manual:,} asked for by the person" if manual else \
-        "every one by the agent itself"
-    return (f"This session compacted {len(cards):,} time(s) ({who}). Together they cost {money(cost)}; afterwards "
-            f"the agent fetched {again:,} lost thing(s) again ({money(again_cost)}).")
+        "every one by the agent itself" if len(cards) > 1 else "by the agent itself"
+    times = "once" if len(cards) == 1 else "twice" if len(cards) == 2 else f"{len(cards):,} times"
+    return (f"This session compacted {times} ({who}). Together they cost {money(cost)}; afterwards "
+            f"the agent fetched {plural(again, 'lost thing')} again ({money(again_cost)}).")
+
+
+def preset_title(name: str) -> str:
+    """The preset as its agent's own title names it (the registry's label), its id where it has none."""
+    entry = REGISTRY.get(name)
+    return entry.label if entry is not None else name

@@ -4,16 +4,9 @@ from collections import Counter
 
 from compaction.agents import agent_of
 from compaction.layers import FATES, PipelineResult, message_fates
+from compaction.words import plural  # noqa: F401 (the pages import it from here too)
 from dashboard.render import layer_amounts
 from dashboard.render.units import SHORT, compact_number, describe
-
-
-def plural(count: int, word: str) -> str:
-    """'1 summary', '6 summaries', '2 messages'."""
-    if count == 1:
-        return f"{count:,} {word}"
-    many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
-    return f"{count:,} {many}"
 
 
 def layer_captions(result: PipelineResult, unit: str) -> dict[str, str]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from compaction.layers import PipelineResult
 from compaction.model import History, LoadWarning, PairProblem, is_waiting_call
+from compaction.words import plural
 from dashboard.render.text import literal
 
 LOADED = "of the loaded conversation"
@@ -48,14 +49,14 @@ def pair_verdict(result: PipelineResult, limit: int) -> PairVerdict:
     introduced = introduced_problems(result)
     final = result.final.history
     if introduced:
-        return PairVerdict("broken", f"The compaction broke {len(introduced):,} tool pair(s)",
+        return PairVerdict("broken", f"The compaction broke {plural(len(introduced), 'tool pair')}",
                            "the API would reject what is sent.",
                            [problem_text(problem, final) for problem in introduced[:limit]])
     if result.valid:
         return PairVerdict("intact", "Tool pairs intact", "every tool call in what is sent is answered by its "
                            "result, so the API would accept it.", [])
     return PairVerdict("kept", "No tool pair broken by the compaction.",
-                       f"What is sent keeps the {len(result.problems):,} problem(s) the loaded conversation "
+                       f"What is sent keeps the {plural(len(result.problems), 'problem')} the loaded conversation "
                        f"already had (first: {problem_text(result.problems[0], final)}).", [])
 
 
@@ -72,7 +73,7 @@ def input_note(problems: list[PairProblem], history: History) -> str | None:
                 "compact the conversation as it is.")
     shown = "\n".join(f"- {literal(problem_text(problem, history))}" for problem in problems[:10])
     more = f"\n- … and {len(problems) - 10:,} more" if len(problems) > 10 else ""
-    return (f"**The loaded conversation already has {len(problems):,} broken tool pair(s)**: the API would refuse "
+    return (f"**The loaded conversation already has {plural(len(problems), 'broken tool pair')}**: the API would refuse "
             f"it as it is, before any compaction. The compaction neither causes nor repairs them.\n{shown}{more}")
 
 

@@ -155,6 +155,9 @@ def show(agent: Agent, history) -> None:
 def _export(result: SweepResult, picked: tuple[int, int], spec: StrategySpec, agent: Agent, label) -> None:
     row, column = picked
     cost = cell_text(result.cells[row][column]["cost_usd"], "cost_usd")
+    own_words = {knob.param: knob.words for knob in agent.knobs}
+    in_its_terms = cell_words(result, row, column, label, lambda param: own_words.get(param, param))
     st.markdown(f"**Take it to {agent.title}:** {cell_words(result, row, column, label)} (a cost of {cost} with "
-                "prompt caching on this session). Click another point to export its settings.")
+                f"prompt caching on this session). In {agent.title}'s own terms: {in_its_terms}. Click another "
+                "point to export its settings.")
     export_panel.show({spec.name: result.params_at(row, column)}, key="tune_agent", expanded=True)

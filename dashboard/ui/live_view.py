@@ -10,6 +10,7 @@ from compaction.errors import CompactionError
 from compaction.importers import load_conversation
 from compaction.live import forecast, rule_for
 from compaction.measures import paid_and_final
+from compaction.words import plural
 from dashboard.render.live_chart import live_figure
 from dashboard.render.live_text import calls_rows, forecast_sentences, reads_sentence
 from dashboard.render.text import literal
@@ -67,7 +68,7 @@ def live_view(what_if: tuple[str, dict] | None) -> None:
 
 def _metrics(session, agent) -> None:
     calls_col, now_col, left_col, cost_col = st.columns(4)
-    calls_col.metric("Model calls", f"{len(session.calls):,}", f"{len(session.compactions):,} compaction(s) by the agent",
+    calls_col.metric("Model calls", f"{len(session.calls):,}", f"{plural(len(session.compactions), 'compaction')} by the agent",
                      delta_color="off", delta_arrow="off")
     now_col.metric("Tokens in context now", f"{agent.tokens_now:,}",
                    help="The newest call's context, plus its output and what was written since (characters / 4).")
@@ -107,7 +108,7 @@ def _notes(follower) -> None:
     for note in list(session.notes)[-3:]:
         st.caption(f"{source.unit.capitalize()} {note.line:,}: {literal(note.text)}.")
     if session.lines_skipped:
-        st.caption(f"{session.lines_skipped:,} line(s) skipped: not JSON objects.")
+        st.caption(f"{plural(session.lines_skipped, 'line')} skipped: not JSON objects.")
     for text in session.price_notes:
         st.caption(literal(text))
     st.caption(reads_sentence(source))

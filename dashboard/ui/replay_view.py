@@ -10,6 +10,7 @@ import streamlit as st
 from compaction.agents import agent_of
 from compaction.replay import ReplayResult
 from compaction.strategies import REGISTRY
+from compaction.words import verb
 from dashboard.render import comparison, tables, timeline
 from dashboard.render.fidelity_table import fidelity_frame, fidelity_of, fidelity_sentence, whose_compactions
 from dashboard.render.narrative import plural
@@ -94,7 +95,7 @@ def headline(result: ReplayResult) -> None:
         if note:
             st.caption(note)
     if totals["over_window_calls"]:
-        st.warning(f"{totals['over_window_calls']:,} call(s) were still over the model window after reactive "
+        st.warning(f"{plural(totals['over_window_calls'], 'call')} {verb(totals['over_window_calls'], 'was', 'were')} still over the model window after reactive "
                    "compaction: the real API would have refused them.")
 
 

@@ -56,6 +56,6 @@ def test_the_live_view_shows_new_calls_without_a_reload(app_page, tmp_path):
     assert found[0] == (0, first) and found[-1][1] == end
     assert all(later[0] == earlier[1] for earlier, later in zip(found, found[1:], strict=False)), found
     expect(reads_caption).to_contain_text("Read from the start again: 0 times")
-    expect(page.locator("[data-testid='stMetric']", has_text="Model calls")).to_contain_text("1 compaction(s)")
+    expect(page.locator("[data-testid='stMetric']", has_text="Model calls")).to_contain_text("1 compaction")
     expect_no_exception(page)
     wait_idle(page)

@@ -105,14 +105,29 @@ def elsewhere(tmp_path_factory) -> Path:
     return folder
 
 
-def test_dask_scheduler_and_workers_give_the_in_process_rows(elsewhere):
+# One cluster of each kind serves the module's tests: a scheduler and its workers cost seconds of CPU each
+# time they start, and no test leaves anything in them that another reads.
+@pytest.fixture(scope="module")
+def full_cluster(elsewhere):
+    """The scheduler's address; two workers run by this interpreter (compaction installed)."""
+    with cluster(elsewhere / "cluster", Path(sys.executable)) as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def bare_cluster(elsewhere):
+    """The scheduler's address; one worker run by a Python without compaction."""
+    with cluster(elsewhere / "bare-cluster", python_without_compaction(elsewhere), workers=1) as address:
+        yield address
+
+
+def test_dask_scheduler_and_workers_give_the_in_process_rows(elsewhere, full_cluster):
     corpus = str(elsewhere / "sessions")
     alone = compaction_command(elsewhere, "corpus", corpus, "--json", "--sweep", "context_limit=5000,50000",
                                "keep_recent=0,3")
     assert alone.returncode == 0, alone.stderr
-    with cluster(elsewhere / "cluster", Path(sys.executable)) as address:
-        spread = compaction_command(elsewhere, "corpus", corpus, "--json", "--scheduler", address, "--sweep",
-                                    "context_limit=5000,50000", "keep_recent=0,3")
+    spread = compaction_command(elsewhere, "corpus", corpus, "--json", "--scheduler", full_cluster, "--sweep",
+                                "context_limit=5000,50000", "keep_recent=0,3")
     assert spread.returncode == 0, spread.stderr
     rows = json.loads(spread.stdout)
     assert rows == json.loads(alone.stdout)
@@ -120,10 +135,8 @@ def test_dask_scheduler_and_workers_give_the_in_process_rows(elsewhere):
     assert sum(1 for row in rows["sessions"] if row["error"]) == 1  # the corrupt file, on its own row
 
 
-def test_workers_without_the_package_get_one_message_naming_the_fix(elsewhere):
-    bare = python_without_compaction(elsewhere)
-    with cluster(elsewhere / "bare-cluster", bare, workers=1) as address:
-        done = compaction_command(elsewhere, "corpus", str(elsewhere / "sessions"), "--json", "--scheduler", address)
+def test_workers_without_the_package_get_one_message_naming_the_fix(elsewhere, bare_cluster):
+    done = compaction_command(elsewhere, "corpus", str(elsewhere / "sessions"), "--json", "--scheduler", bare_cluster)
     assert done.returncode == 2
     assert done.stdout == ""  # no rows at all, rather than a failure in every row
     assert re.fullmatch(rf"compaction: error: the workers at tcp://127\.0\.0\.1:\d+ do not have compaction-lab "
@@ -131,30 +144,27 @@ def test_workers_without_the_package_get_one_message_naming_the_fix(elsewhere):
                         done.stderr), done.stderr
 
 
-def test_a_folder_the_workers_cannot_see_is_named(elsewhere):
-    with cluster(elsewhere / "path-cluster", Path(sys.executable), workers=1) as address:
-        executor = DaskCluster(address)
-        try:
-            executor.check_paths([str(elsewhere / "sessions")])  # seen: nothing raised
-            with pytest.raises(CompactionError, match=r"cannot see /nowhere/sessions: each worker must see"):
-                executor.check_paths(["/nowhere/sessions"])
-        finally:
-            executor.close()
+def test_a_folder_the_workers_cannot_see_is_named(elsewhere, full_cluster):
+    executor = DaskCluster(full_cluster)
+    try:
+        executor.check_paths([str(elsewhere / "sessions")])  # seen: nothing raised
+        with pytest.raises(CompactionError, match=r"cannot see /nowhere/sessions: each worker must see"):
+            executor.check_paths(["/nowhere/sessions"])
+    finally:
+        executor.close()
 
 
-def test_the_sessions_page_names_the_fix_and_lists_no_row(elsewhere, monkeypatch, tmp_path):
+def test_the_sessions_page_names_the_fix_and_lists_no_row(elsewhere, bare_cluster, monkeypatch, tmp_path):
     from streamlit.testing.v1 import AppTest
 
     from tests.app.conftest import REPO, TIMEOUT
 
     monkeypatch.setenv("COMPACTION_STORE_ROOT", str(tmp_path / "store"))
-    bare = python_without_compaction(elsewhere / "page")
-    with cluster(elsewhere / "page-cluster", bare, workers=1) as address:
-        at = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT).run()
-        at.switch_page("app_pages/sessions.py").run()
-        at.text_input(key="sessions_scheduler").set_value(address)
-        at.text_input(key="sessions_folder").set_value(str(elsewhere / "sessions"))
-        at.button(key="sessions_read").click().run()
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT).run()
+    at.switch_page("app_pages/sessions.py").run()
+    at.text_input(key="sessions_scheduler").set_value(bare_cluster)
+    at.text_input(key="sessions_folder").set_value(str(elsewhere / "sessions"))
+    at.button(key="sessions_read").click().run()
     assert not at.exception
     assert [error.value for error in at.error if "do not have compaction-lab" in error.value]
     assert not at.dataframe  # no table of failed rows

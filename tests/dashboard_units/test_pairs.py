@@ -19,7 +19,7 @@ def test_a_whole_conversation_is_intact():
 def test_a_call_still_waiting_in_the_input_is_kept_not_broken():
     verdict = pair_verdict(run_pipeline([ASK, CALL]), limit=10)
     assert verdict.level == "kept"
-    assert verdict.text == ("What is sent keeps the 1 problem(s) the loaded conversation already had (first: "
+    assert verdict.text == ("What is sent keeps the 1 problem the loaded conversation already had (first: "
                             "message 1 of the loaded conversation: tool_use 't1' in the last message is never answered).")
 
 
@@ -29,5 +29,5 @@ def test_a_result_the_compaction_lost_is_broken():
     result = PipelineResult(DEFAULTS, [Stage("input", loaded), Stage("L2", sent)],
                             problems=sent.pair_problems())
     verdict = pair_verdict(result, limit=10)
-    assert (verdict.level, verdict.headline) == ("broken", "The compaction broke 1 tool pair(s)")
+    assert (verdict.level, verdict.headline) == ("broken", "The compaction broke 1 tool pair")
     assert len(verdict.problems) == 1 and verdict.problems[0].startswith("message 1 of the loaded conversation: ")

@@ -59,7 +59,7 @@ def test_a_jsonl_line_that_is_not_utf8_is_skipped_and_named():
     conversation = load_conversation(data, name="t.jsonl")
     assert conversation.messages == [{"role": "user", "content": "ok"}]
     assert [str(w) for w in conversation.warnings] == [
-        "line 2: 1 line(s) skipped, not JSON objects: line 2 (not valid UTF-8)"]
+        "line 2: 1 line skipped, not JSON objects: line 2 (not valid UTF-8)"]
 
 
 def test_invalid_utf8_in_a_json_document_names_offset_and_line():

@@ -25,7 +25,7 @@ def test_one_text_line_per_call_then_it_stops_when_idle(capsys, tmp_path):
                                "167,000: 21,112 tokens to go, 2 calls left (wider, from only 6 calls of history: "
                                "1-4)  | $")
     # what the next compaction does, as the JSON's action says, and what it carries on with
-    assert "| next compaction summarises the whole conversation (1 turn(s) of the person and 7 tool result(s) so " \
+    assert "| next compaction summarises the whole conversation (1 turn of the person and 7 tool results so " \
            "far: about 126,198 tokens beyond the system prompt and tools)" in calls[6]
     assert calls[6].endswith("(22,283 tokens carried on)")
     assert "compaction at line 26 (auto; 170,112 tokens by the agent's count): the forecast starts again from about " \

@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass
 
 from compaction.agents.claude_code import rules
-from compaction.agents.claude_code.recent_files import LINE_NUMBER_CHARS, RecentFile, recent_files
+from compaction.agents.claude_code.recent_files import LINE_NUMBER_CHARS, FileReads, RecentFile
 from compaction.importers.fields import object_at
 from compaction.model.messages import Message, blocks, tool_uses
 from compaction.model.sizes import message_size
@@ -70,12 +70,19 @@ def learnt_summary_chars(version: str | None) -> tuple[int, str]:
 
 
 def base_from_first_call(messages: list[Message], first_call_tokens: int, first_call_index: int,
-                         tokens_per_char: float, start_attachments: list[dict] | None = None) -> int:
+                         tokens_per_char: float, start_attachments: list[dict] | None = None,
+                         prompt_chars: int | None = None) -> int:
     """What every call carries besides the conversation: the first call's context less its prompt (and
-    less the attachment lines written before it, when the log has them: they are counted apart)."""
-    prompt = sum(message_size(message) + 2 for message in messages[:first_call_index])
+    less the attachment lines written before it, when the log has them: they are counted apart).
+    `prompt_chars`: that prompt's characters (prompt_chars_of), when the caller has them already."""
+    prompt = prompt_chars_of(messages, first_call_index) if prompt_chars is None else prompt_chars
     prompt += sum(item.get("chars", 0) for item in start_attachments or ())
     return max(round(first_call_tokens - tokens_per_char * prompt), 0)
+
+
+def prompt_chars_of(messages: list[Message], first_call_index: int) -> int:
+    """The characters of the first call's prompt, as its messages are measured in a history."""
+    return sum(message_size(message) + 2 for message in messages[:first_call_index])
 
 
 def _reloaded(attachments: list[dict] | None, start_attachments: list[dict] | None) -> int | None:
@@ -129,34 +136,68 @@ def _line_number_chars(item: dict) -> int:
     return LINE_NUMBER_CHARS * item["lines"] if isinstance(item.get("lines"), int) else 0
 
 
-def _skills(messages: list[Message], per_char: float) -> int:
-    """The invoked skills' bodies (each user text a Skill call expanded to), newest first, capped."""
-    seen, total = set(), 0
-    for message in reversed(messages):
-        if message.get("role") != "user":
-            continue
-        texts = [message["content"]] if isinstance(message.get("content"), str) else \
-            [str(b.get("text", "")) for b in blocks(message) if b.get("type") == "text"]
-        for text in texts:
-            first = text.strip().split("\n", 1)[0]
-            if first.startswith(SKILL_START) and first not in seen:
-                seen.add(first)
-                total += min(round(per_char * len(text)), rules.SKILL_TOKENS)
-    return min(total, rules.SKILLS_BUDGET)
+@dataclass(frozen=True)
+class Scanned:
+    """What the first call after a compaction reads of the messages before it: the files to re-attach
+    (newest first), the last plan presented and to-do list written, the skills invoked."""
+
+    files: tuple[RecentFile, ...]
+    plan_chars: int | None  # the last plan the agent presented (ExitPlanMode)
+    todos_chars: int | None  # the last to-do list it wrote (TodoWrite), as JSON
+    skills: tuple[int, ...]  # characters of each invoked skill's newest body
+
+    def skills_tokens(self, per_char: float) -> int:
+        """The invoked skills' bodies, each and all capped."""
+        return min(sum(min(round(per_char * chars), rules.SKILL_TOKENS) for chars in self.skills),
+                   rules.SKILLS_BUDGET)
+
+    def plan_and_todos(self, per_char: float) -> tuple[int, int]:
+        """(plan, to-do list) tokens, which Claude Code puts back after a compaction."""
+        plan, todos = (round(per_char * chars) if chars is not None else 0 for chars in (self.plan_chars, self.todos_chars))
+        return plan, todos
 
 
-def _plan_and_todos(messages: list[Message], per_char: float) -> tuple[int, int]:
-    """(plan, to-do list) tokens: the last plan the agent presented (ExitPlanMode) and the last to-do list
-    it wrote (TodoWrite), which Claude Code puts back after a compaction."""
-    plan = todos = 0
-    for message in messages:
+class AfterScan:
+    """Scanned, taken in one message at a time: one pass serves a compaction at any call of a session (a
+    sweep's cells compact at most of them)."""
+
+    def __init__(self):
+        self.files = FileReads()
+        self.plan_chars: int | None = None
+        self.todos_chars: int | None = None
+        self.skills: dict[str, int] = {}  # an invoked skill's first line -> its newest body's characters
+        self.taken = 0  # messages added
+
+    def add(self, message: Message) -> None:
+        self.taken += 1
+        self.files.add(message)
         for use in tool_uses(message):
             given = object_at(use, "input")
             if use.get("name") == "ExitPlanMode" and isinstance(given.get("plan"), str):
-                plan = round(per_char * len(given["plan"]))
+                self.plan_chars = len(given["plan"])
             elif use.get("name") == "TodoWrite" and isinstance(given.get("todos"), list):
-                todos = round(per_char * len(json.dumps(given["todos"], ensure_ascii=False)))
-    return plan, todos
+                self.todos_chars = len(json.dumps(given["todos"], ensure_ascii=False))
+        if message.get("role") != "user":
+            return
+        texts = [message["content"]] if isinstance(message.get("content"), str) else \
+            [str(b.get("text", "")) for b in blocks(message) if b.get("type") == "text"]
+        here: set[str] = set()
+        for text in texts:
+            first = text.strip().split("\n", 1)[0]
+            if first.startswith(SKILL_START) and first not in here:  # a message's first text of a skill counts
+                here.add(first)
+                self.skills[first] = len(text)
+
+    def view(self) -> Scanned:
+        return Scanned(tuple(self.files.newest(rules.RESTORE_FILES)), self.plan_chars, self.todos_chars,
+                       tuple(self.skills.values()))
+
+
+def scanned(messages: list[Message]) -> Scanned:
+    scan = AfterScan()
+    for message in messages:
+        scan.add(message)
+    return scan.view()
 
 
 def first_call_after(messages: list[Message], version: str | None = None, *, first_call_tokens: int | None = None,
@@ -165,7 +206,8 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
                      attachments: list[dict] | None = None,
                      start_attachments: list[dict] | None = None, recent: list[RecentFile] | None = None,
                      plan_and_todos_chars: tuple[int, int] | None = None,
-                     base_source: str | None = None) -> FirstCallAfter:
+                     base_source: str | None = None, scan: Scanned | None = None,
+                     prompt_chars: int | None = None) -> FirstCallAfter:
     """The expected tokens of the first call after Claude Code `version` compacts `messages` (every
     message of the session so far, in API form: the log's own, its earlier summaries included).
 
@@ -177,11 +219,13 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
     Code reader's boundary "attachments"), `start_attachments` those before the session's first response
     (its metadata "start_attachments"). A reader that keeps no messages (the live forecast) gives what they
     would show instead: `recent`, the files re-attached (newest first), and `plan_and_todos_chars`, the
-    characters of the last plan presented and of the last to-do list written."""
+    characters of the last plan presented and of the last to-do list written. `scan`: the messages already
+    scanned (`scanned(messages)`), and `prompt_chars` the first call's prompt (prompt_chars_of), for a caller
+    that asks after many prefixes of one session."""
     per_char = text_rate(tokens_per_char)
     if base_tokens is None:
         base_tokens = base_from_first_call(messages, first_call_tokens, first_call_index, per_char,
-                                           start_attachments) if first_call_tokens else 0
+                                           start_attachments, prompt_chars) if first_call_tokens else 0
         base_words = (f"system prompt and tools {base_tokens:,} (the session's first call, {first_call_tokens:,}, "
                       "less its prompt)" if first_call_tokens else "system prompt and tools unknown (no call recorded)")
     else:
@@ -201,14 +245,16 @@ def first_call_after(messages: list[Message], version: str | None = None, *, fir
         extra = sum(round(per_char * a.get("chars", 0)) for a in attachments if a.get("type") in ATTACHED)
         plan_skills, todos = extra, 0
     else:
-        files = recent_files(messages, rules.RESTORE_FILES) if recent is None else recent[:rules.RESTORE_FILES]
+        if scan is None and (recent is None or plan_and_todos_chars is None or messages):
+            scan = scanned(messages)
+        files = list(scan.files) if recent is None and scan is not None else (recent or [])[:rules.RESTORE_FILES]
         file_tokens, count = _file_tokens(files, version, per_char)
         files_words = f"{count} file(s) re-attached {file_tokens:,} (the newest its reads and edits show)"
-        if plan_and_todos_chars is None:
-            plan, todos = _plan_and_todos(messages, per_char)
+        if plan_and_todos_chars is None and scan is not None:
+            plan, todos = scan.plan_and_todos(per_char)
         else:
-            plan, todos = (round(per_char * chars) for chars in plan_and_todos_chars)
-        plan_skills = plan + _skills(messages, per_char)
+            plan, todos = (round(per_char * chars) for chars in plan_and_todos_chars or (0, 0))
+        plan_skills = plan + (scan.skills_tokens(per_char) if scan is not None else 0)
     parts = (("base", base_tokens), ("reloaded", reloaded), ("summary", summary), ("files", file_tokens),
              ("plan and skills", plan_skills), ("to-do list", todos))
     words = [base_words] + ([f"hook output and tool lists written again {reloaded:,}"] if reloaded else []) + \

@@ -13,8 +13,11 @@ from bisect import bisect_left
 from compaction.agents.claude_code import rules
 from compaction.agents.claude_code.after_compaction import (
     BASE_SHOWN,
+    AfterScan,
     FirstCallAfter,
+    Scanned,
     first_call_after,
+    prompt_chars_of,
     text_rate,
 )
 from compaction.agents.claude_code.markers import SUMMARY_PREFIX
@@ -124,7 +127,8 @@ def expected_after(history: History, index: int, version: str | None) -> FirstCa
         base_tokens=shown if shown is not None or first is not None else history.token_model.tokens(history.overhead),
         base_source=BASE_SHOWN if shown is not None else None,
         summary_chars=summary, attachments=own.get("attachments") if own is not None else None,
-        start_attachments=list(history.recorded.start_attachments))
+        start_attachments=list(history.recorded.start_attachments), scan=_scanned(history, index),
+        prompt_chars=_prompt_chars(history, index, first))
     carried = carried_after(history, own) if own is not None else None
     return capped_base(found, carried) if carried is not None else found
 
@@ -142,6 +146,43 @@ def capped_base(found: FirstCallAfter, carried: int) -> FirstCallAfter:
     return FirstCallAfter(total, f"{total:,} tokens: {found.basis.split(': ', 1)[-1]}; the system prompt and tools "
                           f"less {excess:,} (the log's first call after its own compaction carried {carried:,})",
                           parts, found.files, found.attached)
+
+
+class _Prefixes:
+    """The session's messages scanned once, forward, with what each prefix asked for shows (Scanned): a
+    sweep's cells compact before most calls, in no order."""
+
+    def __init__(self, originals: list):
+        self.originals, self.scan, self.seen = originals, AfterScan(), {0: AfterScan().view()}
+
+    def at(self, index: int) -> Scanned:
+        found = self.seen.get(index)
+        if found is None:
+            scan = self.scan if index >= self.scan.taken else AfterScan()
+            while scan.taken < index:
+                scan.add(self.originals[scan.taken])
+                if scan is self.scan and scan.taken < index and self._called(scan.taken):
+                    self.seen.setdefault(scan.taken, scan.view())  # on the way: a later ask costs nothing
+            found = self.seen[index] = scan.view()
+        return found
+
+    def _called(self, index: int) -> bool:
+        return index < len(self.originals) and self.originals[index].get("role") == "assistant"
+
+
+def _prompt_chars(history: History, end: int, first: int | None) -> int:
+    """prompt_chars_of the session's messages before `end`, at most `first` (the first recorded call): from
+    their running sums, worked out once per conversation."""
+    def build() -> list[int]:
+        sums = [0]
+        for message in history.originals[:first or 0]:
+            sums.append(sums[-1] + prompt_chars_of([message], 1))
+        return sums
+    return history.shared_value(("claude_code_prompt_sums", first), build)[min(end, first or 0)]
+
+
+def _scanned(history: History, index: int) -> Scanned:
+    return history.shared_value("claude_code_prefixes", lambda: _Prefixes(history.originals)).at(index)
 
 
 def _base_shown(history: History, index: int, version: str | None) -> int | None:

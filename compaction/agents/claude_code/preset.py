@@ -66,10 +66,25 @@ def _changed(history: History) -> bool:
 def _after_first_boundary(history: History) -> int:
     """The original index of the first call after the log's first compaction (past the end: none). There
     the replay still knows the whole history's tokens (the agent's count when it compacted, preTokens)."""
-    indexes = [b["index"] for b in history.recorded.boundaries if isinstance(b, dict) and isinstance(b.get("index"), int)]
-    first = min(indexes, default=len(history.originals))
-    return next((i for i in range(first, len(history.originals)) if history.originals[i].get("role") == "assistant"),
-                len(history.originals))
+    def build() -> int:
+        indexes = [b["index"] for b in history.recorded.boundaries
+                   if isinstance(b, dict) and isinstance(b.get("index"), int)]
+        first = min(indexes, default=len(history.originals))
+        return next((i for i in range(first, len(history.originals))
+                     if history.originals[i].get("role") == "assistant"), len(history.originals))
+    return history.shared_value("claude_code_after_first_boundary", build)
+
+
+def _threshold_at(params: dict, history: History, version: str | None) -> int:
+    reserve = params["output_reserve_tokens"] or rules.output_reserve_for(version)
+    return (params["window_tokens"] or log_window(history)) - reserve - params["buffer_tokens"]
+
+
+def auto_compact_limit(params: dict, history: History) -> int:
+    """The tokens at which the preset at `params` auto-compacts on the conversation `history` (the step's
+    own threshold, at the version it runs)."""
+    chosen = None if params["version"] == AUTO else params["version"]
+    return _threshold_at(params, history, chosen or _log_version(history))
 
 
 def answered_since_summary(history: History) -> bool:
@@ -80,7 +95,8 @@ def answered_since_summary(history: History) -> bool:
     for message in reversed(history.messages):
         if message.get("role") == "assistant":
             return True
-        if str(message.get("content", "")).startswith(SUMMARY_PREFIX):
+        content = message.get("content", "")
+        if not isinstance(content, list) and str(content).startswith(SUMMARY_PREFIX):  # a list's text opens "["
             return False
     return False
 
@@ -93,8 +109,7 @@ def _claude_code(params: dict):
     chosen = None if params["version"] == AUTO else params["version"]
 
     def threshold(history: History, version: str | None) -> int:
-        reserve = params["output_reserve_tokens"] or rules.output_reserve_for(version)
-        return (params["window_tokens"] or log_window(history)) - reserve - params["buffer_tokens"]
+        return _threshold_at(params, history, version)
 
     def clears_near(history: History, parted: bool, tokens, limit: int) -> bool:
         """`on`: the 2.0.76 rule at every call; `auto`: where the log shows the agent cleared, once the
@@ -123,9 +138,13 @@ def _claude_code(params: dict):
         parted = bool(acted) or call > _after_first_boundary(history)
         counting = bool(acted) or (history.known_tokens is None and _changed(history))
 
+        measured: list = [None, 0]  # the history last measured from the log's growth, and its tokens
+
         def tokens(of: History) -> int:
             if counting and of.known_tokens is None:
-                return history_tokens(of, made_tokens(of, version, call))
+                if measured[0] is not of:
+                    measured[:] = of, history_tokens(of, made_tokens(of, version, call))
+                return measured[1]
             return of.context_tokens
 
         if params["idle_microcompact"]:
@@ -162,11 +181,12 @@ def _claude_code(params: dict):
             events += compacted
             counting = True
         if counting:
-            estimate = history_tokens(history, made_tokens(history, version, call)) if history.known_tokens is None \
-                else None
+            estimate = tokens(history) if history.known_tokens is None else None
             if estimate is not None and estimate != history.context_tokens:
                 history = history.anchored(estimate, history.context_size)
-        return Step(history, tuple(acted), tuple(events))
+        # the threshold is read nowhere else unless the warning microcompact compares with it at every call
+        compared = None if params["warning_microcompact"] == "on" else (now, limit)
+        return Step(history, tuple(acted), tuple(events), compared=compared)
     return step
 
 
@@ -230,7 +250,8 @@ CLAUDE_CODE = StrategySpec(
         Param("microcompact_keep", 5, "int", "Newest results of those tools it keeps whole.", "tool results", 0,
               100_000),
     ),
-    make=_claude_code, rule=_rule, sources=SOURCES, reverse_engineered=REVERSE_ENGINEERED, notes=NOTES,
+    make=_claude_code, rule=_rule,
+    threshold_params=("window_tokens", "output_reserve_tokens", "buffer_tokens"), threshold=auto_compact_limit, sources=SOURCES, reverse_engineered=REVERSE_ENGINEERED, notes=NOTES,
 )
 
 SPECS = (CLAUDE_CODE,)

@@ -101,17 +101,22 @@ def _partial_size(seen: tuple[int, int, int], text: str, given: dict) -> tuple[i
     return chars + len(text), lines + text.count("\n") + 1, max(last, _last_line(text, given))
 
 
-def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
-    """The `limit` files Claude Code would re-attach after `messages`, newest first."""
-    uses: dict[str, dict] = {}
-    latest: dict[str, tuple[int, str]] = {}  # key -> (order, path as written)
-    sizes: dict[str, int | None] = {}
-    texts: dict[str, str | None] = {}
-    line_counts: dict[str, int] = {}
-    plans: set[str] = set()
-    partial: dict[str, tuple[int, int, int]] = {}  # key -> (characters, lines, last line) of its partial reads
-    order = 0
-    for message in messages:
+class FileReads:
+    """The reads and edits of files over a session's messages, taken in one message at a time (`add`), so
+    that the files to re-attach after any prefix of the session cost only the messages since the last."""
+
+    def __init__(self):
+        self.uses: dict[str, dict] = {}
+        self.latest: dict[str, tuple[int, str]] = {}  # key -> (order, path as written)
+        self.sizes: dict[str, int | None] = {}
+        self.texts: dict[str, str | None] = {}
+        self.line_counts: dict[str, int] = {}
+        self.plans: set[str] = set()
+        self.partial: dict[str, tuple[int, int, int]] = {}  # key -> (characters, lines, last line) of partial reads
+        self.order = 0
+
+    def add(self, message: Message) -> None:
+        uses, sizes, texts, line_counts, partial = self.uses, self.sizes, self.texts, self.line_counts, self.partial
         for use in tool_uses(message):
             if isinstance(use.get("id"), str):
                 uses[use["id"]] = use
@@ -142,13 +147,24 @@ def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
             else:
                 continue
             if PLANS in key and not tool_names_match(name, READERS):
-                plans.add(key)
-            order += 1
-            latest[key] = (order, path)
-    found: list[RecentFile] = []
-    for key, (_, path) in sorted(latest.items(), key=lambda item: -item[1][0]):
-        if len(found) >= limit:
-            break
-        if key.rsplit("/", 1)[-1] not in LEFT_OUT and key not in plans:
-            found.append(RecentFile(path, sizes.get(key), texts.get(key), line_counts.get(key)))
-    return found
+                self.plans.add(key)
+            self.order += 1
+            self.latest[key] = (self.order, path)
+
+    def newest(self, limit: int = 5) -> list[RecentFile]:
+        """The `limit` files Claude Code would re-attach after the messages added so far, newest first."""
+        found: list[RecentFile] = []
+        for key, (_, path) in sorted(self.latest.items(), key=lambda item: -item[1][0]):
+            if len(found) >= limit:
+                break
+            if key.rsplit("/", 1)[-1] not in LEFT_OUT and key not in self.plans:
+                found.append(RecentFile(path, self.sizes.get(key), self.texts.get(key), self.line_counts.get(key)))
+        return found
+
+
+def recent_files(messages: list[Message], limit: int = 5) -> list[RecentFile]:
+    """The `limit` files Claude Code would re-attach after `messages`, newest first."""
+    reads = FileReads()
+    for message in messages:
+        reads.add(message)
+    return reads.newest(limit)

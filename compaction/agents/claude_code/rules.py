@@ -5,6 +5,7 @@ preset (preset.py) and the first call after a compaction (after_compaction.py) r
 """
 
 import re
+from functools import lru_cache
 
 BUFFER_TOKENS = 13_000
 WINDOW, LARGE_WINDOW = 200_000, 1_000_000  # Claude's windows (the 1M one: Sonnet 4.x with the 1M beta, Opus 4.7 on)
@@ -54,7 +55,12 @@ SKILLS_BUDGET = 25_000
 
 def parse_version(text: str | None) -> tuple[int, int, int] | None:
     """(2, 1, 41) for "2.1.41" (a suffix such as "-beta" is ignored); None for anything else."""
-    found = _VERSION.match(text) if isinstance(text, str) else None
+    return _parsed(text) if isinstance(text, str) else None
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str) -> tuple[int, int, int] | None:  # asked at every call of a replay, of a few versions
+    found = _VERSION.match(text)
     return tuple(int(part) for part in found.groups()) if found else None  # type: ignore[return-value]
 
 

@@ -39,6 +39,11 @@ def auto_compact_limit(params: dict, window: int | None = None) -> int:
     return min(configured, ninety) if configured else ninety
 
 
+def limit_on(params: dict, history: History) -> int:
+    """The limit the step compares with on the conversation `history`."""
+    return auto_compact_limit(params, log_window_tokens(history))
+
+
 def log_window_tokens(history: History) -> int:
     """The window the log names (a rollout's model_context_window), else Codex's own for a model its model
     info does not list: 272,000 (rollouts of kimi-k2.5 and mistral report 258,400, 95 % of it)."""
@@ -119,8 +124,9 @@ def _codex(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         threshold = auto_compact_limit(params, log_window_tokens(history))
         counted = codex_count(history)
+        compared = (counted.tokens, threshold)  # the limit is read nowhere else
         if counted.tokens < threshold or not history.messages:
-            return Step(as_the_agent_sent(history))
+            return Step(as_the_agent_sent(history), compared=compared)
         reason = f"{counted.words()} >= auto-compact limit {threshold:,}"
         own = log_new_start(history)
         if own is not None:  # the log compacted here: what it carried on with (a remote compaction's included)
@@ -128,7 +134,7 @@ def _codex(params: dict):
             event = SummaryEvent(True, reason + "; the log's own compaction, what it kept", LOG_SUMMARIZER,
                                  summary if isinstance(summary, str) else str(summary), None, None,
                                  tuple(o for o in history.origins if o is not None), "auto_compact")
-            return Step(_with_log_start(history, *own), ("auto_compact",), (event,))
+            return Step(_with_log_start(history, *own), ("auto_compact",), (event,), compared=compared)
         context, texts = user_texts(history)
         kept = context + newest_within(texts, params["user_message_budget_tokens"])
         reason += f"; keeping {len(kept)} user message(s)"
@@ -138,7 +144,7 @@ def _codex(params: dict):
         if kept and sent is not history:  # the summary was written: the kept messages go before it
             message = {"role": "user", "content": [{"type": "text", "text": text} for text in kept]}
             sent = sent.derive([message, *sent.messages], [message_size(message), *sent.sizes], [None, *sent.origins])
-        return Step(sent, ("auto_compact",), tuple(result.events))
+        return Step(sent, ("auto_compact",), tuple(result.events), compared=compared)
     return step
 
 
@@ -156,6 +162,7 @@ CODEX = StrategySpec(
               "compaction, counted as bytes / 4.", "tokens", 0, 10_000_000),
     ),
     make=_codex, sources=(HISTORY_RS, COMPACT_RS, MODELS_RS, CONFIG_DOC),
+    threshold_params=("auto_compact_token_limit", "window_tokens"), threshold=limit_on,
     reverse_engineered=(
         "The 272,000-token window of the GPT-5 models is Codex's model metadata, not documented per model; rollouts "
         "of cli 0.34-0.36 report it, those of 0.55-0.121 report 95 % of it (258,400, effective_context_window_percent).",

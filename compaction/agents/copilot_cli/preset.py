@@ -43,13 +43,14 @@ def _copilot(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         threshold = threshold_tokens(params, history)
         tokens = history.context_tokens
+        compared = (tokens, threshold)  # read nowhere else but in the reason
         if tokens < threshold or len(history.messages) < 2:
-            return Step(history)
+            return Step(history, compared=compared)
         keep_from = newest_prompt(history.messages) or len(history.messages)
         reason = (f"{tokens:,} tokens >= {params['threshold_fraction']:.0%} of the {window_of(params, history):,}-"
                   f"token limit ({threshold:,})")
         result = summarize_into(history, keep_from, SUMMARY_PREFIX, reason, "auto_compact", summarizer, store)
-        return Step(result.history, ("auto_compact",), tuple(result.events))
+        return Step(result.history, ("auto_compact",), tuple(result.events), compared=compared)
     return step
 
 
@@ -66,6 +67,7 @@ COPILOT_CLI = StrategySpec(
               "(95 % in its documentation; no setting changes it).", "of the window", 0.01, 1.0),
     ),
     make=_copilot, sources=(DOCS, PROVIDER_LIMIT),
+    threshold_params=("window_tokens", "threshold_fraction"), threshold=threshold_tokens,
     notes=("Read from documentation, not from source: Copilot CLI is closed source. The 95 % share is what its "
            "documentation states; the limit Copilot gives each model is its own and not published per model. "
            "Compaction events quoted by public tools built on its logs carry preCompactionTokens of 102,597 to "

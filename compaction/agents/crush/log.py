@@ -39,6 +39,7 @@ from compaction.importers.sqlite_file import database_bytes
 from compaction.importers.totals import RECORDED_TOTALS, run_totals
 from compaction.importers.unique_ids import make_tool_ids_unique
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.words import plural
 
 FORMAT = "crush"
 ROLES = {"user": "user", "assistant": "assistant", "tool": "user"}
@@ -64,7 +65,7 @@ def load(data: bytes, label: str, _path: Path | None = None) -> Conversation:
     stored = database.read(data, label)
     found = _with_messages(stored)
     if not found:
-        raise ConversationError(f"a Crush database of {len(stored.sessions):,} session(s), none with a message",
+        raise ConversationError(f"a Crush database of {plural(len(stored.sessions), 'session')}, none with a message",
                                 where=label)
     session = next((s for s in found if not s["parent_session_id"]), found[0])
     conversation = _session(stored, session, label)

@@ -53,6 +53,12 @@ def step_end(history: History, position: int) -> int:
     return end
 
 
+def compacts_from(params: dict, history: History) -> int:
+    """The fewest tokens at which Crush summarises: the window less the tokens it leaves."""
+    window = window_of(params, history)
+    return window - (params["remaining_tokens"] or remaining_limit(window))
+
+
 def _crush(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         if params["disable_auto_summarize"] or not history.messages:
@@ -60,15 +66,16 @@ def _crush(params: dict):
         window = window_of(params, history)
         left = params["remaining_tokens"] or remaining_limit(window)
         position = newest_call(history)
-        if position is None:
-            return Step(history)
+        if position is None:  # no call yet: nothing counted
+            return Step(history, compared=(0, window - left))
         tokens = context_through(history, position)  # the session row's newest prompt and completion tokens
+        compared = (tokens, window - left)  # read nowhere else but in the reason
         if window - tokens > left:
-            return Step(history)
+            return Step(history, compared=compared)
         reason = f"{window - tokens:,} tokens left of {window:,} <= {left:,}"
         result = summarize_into(history, step_end(history, position), SUMMARY_PREFIX, reason, "auto_compact",
                                 summarizer, store)
-        return Step(result.history, ("auto_compact",), tuple(result.events))
+        return Step(result.history, ("auto_compact",), tuple(result.events), compared=compared)
     return step
 
 
@@ -86,6 +93,7 @@ CRUSH = StrategySpec(
               "summarise."),
     ),
     make=_crush, sources=(AGENT, AFTER, COUNTERS, CONFIG, TEMPLATE),
+    threshold_params=("window_tokens", "remaining_tokens"), threshold=compacts_from,
     reverse_engineered=(
         "Checked on the one public database with a summary of its own (AndresGaibor/cisco-auto, claude-haiku-4.5, "
         "176 calls, summarised after call 110, mid-turn): at the model's 200,000 tokens the preset never fires, "

@@ -18,6 +18,7 @@ from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.words import plural, verb
 
 FORMAT = "cursor"
 ROLES = ("user", "assistant")
@@ -54,13 +55,14 @@ def load(lines: JsonLines) -> Conversation:
             counts["calls"] += 1
         messages.append({"role": value["role"], "content": content})
     if not messages:
-        raise ConversationError(f"a Cursor transcript of {len(lines.objects):,} line(s) without a user or assistant "
+        raise ConversationError(f"a Cursor transcript of {plural(len(lines.objects), 'line')} without a user or assistant "
                                 "line", where=lines.label)
     warnings = [w for w in (lines.skipped_warning(),) if w]
     warnings.append(LoadWarning("Cursor's transcript records no model and no usage: each call's tokens are estimated "
                                 "(the lab's token model), with the default window and prices", kind="no_usage"))
     if counts["ids_given"]:
-        warnings.append(LoadWarning(f"{counts['ids_given']:,} tool call(s) carry no id in the transcript: each is "
+        warnings.append(LoadWarning(f"{plural(counts['ids_given'], 'tool call')} {verb(counts['ids_given'], 'carries', 'carry')} "
+                                    "no id in the transcript: each is "
                                     "named cursor_<line>_<n>, and the results that follow answer them in order",
                                     kind="ids_given"))
     metadata = {"calls": counts["calls"], "turns": counts["turns"], "system_lines": counts["system_lines"],

@@ -121,34 +121,40 @@ def last_prompt_tokens(history: History) -> int:
                           history.origins[:position]).context_tokens
 
 
+def threshold_at(params: dict, history: History) -> tuple[int, float, int]:
+    """(the threshold the step compares the last prompt's tokens with, its share, the model's limit)."""
+    fraction = params["threshold_fraction"] or history.shared_value(
+        "gemini_threshold", lambda: threshold_on(session_date(history)))
+    window = params["window_tokens"] or history.shared_value(
+        "gemini_window", lambda: token_limit(main_model(history.recorded.usage)))
+    return max(int(window * fraction), 1), fraction, window
+
+
 def _gemini(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
-        fraction = params["threshold_fraction"] or history.shared_value(
-            "gemini_threshold", lambda: threshold_on(session_date(history)))
-        window = params["window_tokens"] or history.shared_value(
-            "gemini_window", lambda: token_limit(main_model(history.recorded.usage)))
-        threshold = max(int(window * fraction), 1)
+        threshold, fraction, window = threshold_at(params, history)
         tokens = last_prompt_tokens(history)
+        compared = (tokens, threshold)  # read nowhere else but in the reason
         if tokens < threshold or not history.messages:
-            return Step(history)
+            return Step(history, compared=compared)
         messages, sizes = within_budget(history, params["function_response_budget_tokens"], params["truncate_chars"])
         shortened = history.derive(messages, sizes, list(history.origins))
         split = split_point(messages, sizes, 1 - params["preserve_fraction"])
         if split == 0:
-            return Step(history)  # nothing before the newest share can be compressed
+            return Step(history, compared=compared)  # nothing before the newest share can be compressed
         reason = (f"the last prompt's {tokens:,} tokens >= {fraction:g} of {window:,}; "
                   f"keeping the newest {len(messages) - split} message(s)")
         result = summarize_into(shortened, split, SUMMARY_PREFIX, reason, "auto_compact", summarizer, store,
                                 summary_input=history.messages[:split])
         sent = result.history
         if sent is shortened:  # the summary failed: gemini-cli keeps the history as it was
-            return Step(history, ("auto_compact",), tuple(result.events))
+            return Step(history, ("auto_compact",), tuple(result.events), compared=compared)
         ack = {"role": "assistant", "content": ACKNOWLEDGEMENT}
         sent = sent.derive([sent.messages[0], ack, *sent.messages[1:]],
                            [sent.sizes[0], message_size(ack), *sent.sizes[1:]], [None, None, *sent.origins[1:]])
         if sent.context_tokens > tokens:  # COMPRESSION_FAILED_INFLATED_TOKEN_COUNT: the old history stays
-            return Step(history, ("auto_compact",), tuple(result.events))
-        return Step(sent, ("auto_compact",), tuple(result.events))
+            return Step(history, ("auto_compact",), tuple(result.events), compared=compared)
+        return Step(sent, ("auto_compact",), tuple(result.events), compared=compared)
     return step
 
 
@@ -170,6 +176,8 @@ GEMINI_CLI = StrategySpec(
               "characters", 100, 10_000_000),
     ),
     make=_gemini, sources=(SERVICE, TOKEN_LIMITS, SETTINGS_DOC),
+    threshold_params=("threshold_fraction", "window_tokens"),
+    threshold=lambda params, history: threshold_at(params, history)[0],
     reverse_engineered=(
         "Which threshold a session ran with is not in the source alone: a remote experiment flag "
         "(CONTEXT_COMPRESSION_THRESHOLD) overrides the default, and the default moved (0.7 of the limit until "

@@ -9,6 +9,7 @@ from compaction.agents.goose import log
 from compaction.errors import ConversationError
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation
+from compaction.words import plural
 
 METADATA_KEYS = ("working_dir", "description", "message_count", "accumulated_total_tokens")
 
@@ -32,7 +33,7 @@ def load(lines: JsonLines) -> Conversation:
     session: dict[str, Any] = dict(objects[0][1]) if objects and is_metadata(objects[0][1]) else {}
     rows = [value for _, value in objects if is_message(value)]
     if not rows:
-        raise ConversationError(f"a Goose session of {len(objects):,} line(s) without a message line ({{role, created, "
+        raise ConversationError(f"a Goose session of {plural(len(objects), 'line')} without a message line ({{role, created, "
                                 "content}})", where=lines.label)
     warnings = [w for w in (lines.skipped_warning(),) if w]
     return log.conversation(rows, session, lines.label, "the session line's accumulated_*", warnings)

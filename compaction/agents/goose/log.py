@@ -29,6 +29,7 @@ from compaction.importers.totals import RECORDED_TOTALS, run_totals
 from compaction.importers.unique_ids import make_tool_ids_unique
 from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.words import plural, verb
 
 FORMAT = "goose"
 USAGE_FIELDS = ("total_tokens", "input_tokens", "output_tokens")
@@ -105,7 +106,8 @@ def _warnings(session: dict[str, Any], counts: Counter) -> list[LoadWarning]:
                          f"{f'{last:,}' if isinstance(last, int) else 'unknown'} tokens and the session's sums; each call's "
                          "tokens are estimated", kind="no_usage")]
     if counts["goose_replies"]:
-        found.append(LoadWarning(f"{counts['goose_replies']:,} assistant message(s) after a summary are Goose's own "
+        found.append(LoadWarning(f"{plural(counts['goose_replies'], 'assistant message')} after a summary "
+                                 f"{verb(counts['goose_replies'], 'is', 'are')} Goose's own "
                                  "(\"Your context was compacted...\"), no model call: the replay sends them as "
                                  "Goose did", kind="agent_written"))
     return found

@@ -3,6 +3,8 @@ call used more than 0.8 of the model's context limit (GOOSE_AUTO_COMPACT_THRESHO
 conversation becomes one summary; the model then gets the summary, Goose's own "Your context was
 compacted" message, and a copy of the person's newest message."""
 
+import math
+
 from compaction.agents.goose.markers import CONVERSATION_CONTINUATION, SUMMARY_PREFIX, TOOL_LOOP_CONTINUATION
 from compaction.layers.summary import summarize_into
 from compaction.measures.windows import log_window
@@ -34,30 +36,44 @@ def person_text(message: dict) -> bool:
         message.get("content"))
 
 
+NEVER = 1 << 62  # the fewest tokens at which a threshold outside (0, 1) compacts: it does not
+
+
+def _window(params: dict, history: History) -> int:
+    return params["window_tokens"] or history.shared_value(
+        "goose_window", lambda: log_window(history.recorded.usage, history.recorded.metadata).tokens)
+
+
+def compacts_from(params: dict, history: History) -> int:
+    """The fewest tokens at which Goose compacts: more than the threshold's share of the window."""
+    threshold = params["threshold"]
+    return math.floor(threshold * _window(params, history)) + 1 if 0 < threshold < 1 else NEVER
+
+
 def _goose(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         threshold = params["threshold"]
         position = newest_call(history)
-        if position is None or not 0 < threshold < 1:
-            return Step(history)
-        window = params["window_tokens"] or history.shared_value(
-            "goose_window", lambda: log_window(history.recorded.usage, history.recorded.metadata).tokens)
+        if position is None:  # no call yet: nothing counted
+            return Step(history, compared=(0, compacts_from(params, history)))
+        window = _window(params, history)
         tokens = context_through(history, position)  # the session's total_tokens of the newest call
-        if tokens <= threshold * window:
-            return Step(history)
+        compared = (tokens, compacts_from(params, history))  # read nowhere else but in the reason
+        if not 0 < threshold < 1 or tokens <= threshold * window:
+            return Step(history, compared=compared)
         newest = next((p for p in range(len(history.messages) - 1, -1, -1) if person_text(history.messages[p])), None)
         reason = f"the newest call's {tokens:,} tokens > {threshold:g} of {window:,}"
         result = summarize_into(history, len(history.messages), SUMMARY_PREFIX, reason, "auto_compact", summarizer,
                                 store)
         if result.history is history:  # the summary failed: Goose keeps the conversation as it was
-            return Step(history, ("auto_compact",), tuple(result.events))
+            return Step(history, ("auto_compact",), tuple(result.events), compared=compared)
         last = newest == len(history.messages) - 1
         notice = {"role": "assistant", "content": CONVERSATION_CONTINUATION if last else TOOL_LOOP_CONTINUATION}
         added = [notice] + ([history.messages[newest]] if newest is not None else [])
         origins = [None] + ([history.origins[newest] if last else None] if newest is not None else [])
         sent = result.history
         sent = sent.derive([*sent.messages, *added], [*sent.sizes, *map(message_size, added)], [*sent.origins, *origins])
-        return Step(sent, ("auto_compact",), tuple(result.events))
+        return Step(sent, ("auto_compact",), tuple(result.events), compared=compared)
     return step
 
 
@@ -73,6 +89,7 @@ GOOSE = StrategySpec(
               "than this share of the limit (0 or 1: never).", "of the window", 0.0, 1.0),
     ),
     make=_goose, sources=(RULE, COMPACT, CONFIG),
+    threshold_params=("window_tokens", "threshold"), threshold=compacts_from,
     notes=("Before each call, the context up to the newest reply (Goose reads the newest call's total tokens from the "
            "session) is compared with the threshold; past it every message is summarised, then Goose's assistant "
            "message (\"Your context was compacted. ... Just continue the conversation naturally\" when the person's "

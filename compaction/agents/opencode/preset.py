@@ -66,6 +66,19 @@ def last_step_tokens(history: History) -> int:
     return prompt + output
 
 
+NEVER = 1 << 62  # the threshold of a preset that never compacts (auto off, no usable window)
+
+
+def threshold_on(params: dict, history: History) -> int:
+    """The tokens at which the preset at `params` compacts on the conversation `history` (NEVER: it does not)."""
+    if not params["auto"]:
+        return NEVER
+    window = history.shared_value("opencode_window", lambda: log_window(history.recorded.usage,
+                                                                        history.recorded.metadata).tokens)
+    limit = usable(params, params["window_tokens"] or window)
+    return limit if limit > 0 else NEVER
+
+
 def _opencode(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         acted: tuple[str, ...] = ()
@@ -74,24 +87,21 @@ def _opencode(params: dict):
             pruned, found = prune(history, len(history.messages) - 1, params["prune_protect_tokens"], MINIMUM)
             if found:
                 history, acted, events = pruned, ("mask",), found
-        if not params["auto"]:
-            return Step(history, acted, tuple(events))
-        window = history.shared_value("opencode_window", lambda: log_window(history.recorded.usage,
-                                                                            history.recorded.metadata).tokens)
-        limit = usable(params, params["window_tokens"] or window)
-        tokens = last_step_tokens(history)
-        if limit <= 0 or tokens < limit or len(history.messages) < 2:
-            return Step(history, acted, tuple(events))
+        limit = threshold_on(params, history)
+        tokens = last_step_tokens(history) if params["auto"] else 0
+        compared = (tokens, limit)  # read nowhere else but in the reason
+        if tokens < limit or len(history.messages) < 2:
+            return Step(history, acted, tuple(events), compared=compared)
         reason = f"the last step's {tokens:,} tokens >= the usable window {limit:,}"
         result = summarize_into(history, len(history.messages), SUMMARY_PREFIX, reason, "auto_compact", summarizer,
                                 store)
         events.extend(result.events)
         if result.history is history:  # the summary failed: OpenCode stops the turn with the error
-            return Step(history, (*acted, "auto_compact"), tuple(events))
+            return Step(history, (*acted, "auto_compact"), tuple(events), compared=compared)
         sent = result.history
         again = {"role": "user", "content": CONTINUE}
         sent = sent.derive([*sent.messages, again], [*sent.sizes, message_size(again)], [*sent.origins, None])
-        return Step(sent, (*acted, "auto_compact"), tuple(events))
+        return Step(sent, (*acted, "auto_compact"), tuple(events), compared=compared)
     return step
 
 
@@ -119,6 +129,8 @@ OPENCODE = StrategySpec(
               "constant of OpenCode).", "tokens", 0, 10_000_000),
     ),
     make=_opencode, sources=(OVERFLOW, COMPACTION, TRANSFORM, CONFIG),
+    threshold_params=("window_tokens", "context_limit_tokens", "input_limit_tokens", "output_limit_tokens",
+                      "reserved_tokens"), threshold=threshold_on,
     reverse_engineered=(
         "The count compared moved: input + cache read + output, strictly over the context less the output room, "
         "in compaction.ts isOverflow (as quoted in anomalyco/opencode issue #4416, Nov 2025); the step's total "

@@ -48,20 +48,25 @@ def cut_point(history: History, keep_recent_tokens: int) -> int:
     return 0
 
 
+def compacts_from(params: dict, history: History) -> int:
+    """The fewest tokens at which Pi compacts: past the window less reserveTokens."""
+    return window_of(params, history) - params["reserve_tokens"] + 1
+
+
 def _pi(params: dict):
     def step(history: History, settings, store=None, summarizer=None) -> Step:
         window = window_of(params, history)
-        threshold = window - params["reserve_tokens"]
         tokens = history.context_tokens
-        if tokens <= threshold:
-            return Step(history)
+        compared = (tokens, compacts_from(params, history))  # read nowhere else but in the reason
+        if tokens < compared[1]:
+            return Step(history, compared=compared)
         cut = cut_point(history, params["keep_recent_tokens"])
         if cut <= 0:  # everything is recent: nothing to summarise
-            return Step(history)
+            return Step(history, compared=compared)
         reason = (f"{tokens:,} tokens > the {window:,}-token window less reserveTokens {params['reserve_tokens']:,}; "
                   f"keeping about {params['keep_recent_tokens']:,} recent tokens")
         result = summarize_into(history, cut, SUMMARY_PREFIX, reason, "auto_compact", summarizer, store)
-        return Step(result.history, ("auto_compact",), tuple(result.events))
+        return Step(result.history, ("auto_compact",), tuple(result.events), compared=compared)
     return step
 
 
@@ -79,6 +84,7 @@ PI = StrategySpec(
               "newest messages kept whole, counted as characters / 4.", "tokens", 0, 10_000_000),
     ),
     make=_pi, sources=(COMPACTION_TS, AGENT_SESSION_TS, SETTINGS_TS),
+    threshold_params=("window_tokens", "reserve_tokens"), threshold=compacts_from,
     notes=("After each response Pi compares its usage's total tokens (input, output, cache reads and writes) with "
            "the window less reserveTokens; past it, the messages before the cut become one user message "
            f"`{SUMMARY_PREFIX}` with the summary in <summary> tags (messages.ts), and the newest messages of about "

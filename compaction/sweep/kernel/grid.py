@@ -17,9 +17,6 @@ from compaction.replay import lookups
 from compaction.replay.context import ReplayContext
 from compaction.strategies.person import PERSON_ACTIONS, has_person_actions
 from compaction.summarizers import OfflineSummarizer, Summarizer
-from compaction.sweep.kernel.cell import Shared, measures, run_cell
-from compaction.sweep.kernel.columns import columns_of
-from compaction.sweep.kernel.persisted import Outside
 
 Key = TypeVar("Key", bound=Hashable)
 NO_COLUMNAR_FORM = "the strategy has no columnar form"
@@ -36,6 +33,8 @@ def refusal(prepared: History, form, summarizer: Summarizer | None) -> str | Non
         return "the session calls the compact tool"
     if has_person_actions(prepared):
         return PERSON_ACTIONS
+    from compaction.sweep.kernel.columns import columns_of  # numpy: loaded once a sweep may use the kernel
+
     call_indices = [i for i, m in enumerate(prepared.messages) if m.get("role") == "assistant"]
     if columns_of(prepared, call_indices).literal_placeholder:
         return "a tool result holds the placeholder's own text"
@@ -45,6 +44,9 @@ def refusal(prepared: History, form, summarizer: Summarizer | None) -> str | Non
 def kernel_cells(context: ReplayContext, form, cells: Sequence[tuple[Key, Settings]]
                  ) -> Iterator[tuple[Key, Settings, dict | None, str | None]]:
     """(key, settings, the cell's measures or None, why the loop must run it or None) of each cell."""
+    from compaction.sweep.kernel.cell import Shared, measures, run_cell  # numpy: only when the kernel runs
+    from compaction.sweep.kernel.persisted import Outside
+
     reason = refusal(context.prepared, form, context.summarizer)
     shared = None
     if reason is None:

@@ -29,6 +29,7 @@ from compaction.importers.source import parse_document, read_source
 from compaction.importers.totals import RECORDED_TOTALS, run_totals
 from compaction.measures.windows import NAMED_KEY, NAMED_SOURCE_KEY
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.words import plural, verb
 
 CLINE, ROO, KILO = "cline", "roo-code", "kilo-code"
 PANEL_FILE, HISTORY_FILE = "ui_messages.json", "api_conversation_history.json"
@@ -194,7 +195,8 @@ def _panel_warnings(panel: Panel) -> list[LoadWarning]:
                                  "and feedback, and each call's context is known from its usage only",
                                  kind="no_request_text"))
     if panel.counts.get("calls_without_text"):
-        found.append(LoadWarning(f"{panel.counts['calls_without_text']:,} request(s) show no reply in the panel "
+        found.append(LoadWarning(f"{plural(panel.counts['calls_without_text'], 'request')} "
+                                 f"{verb(panel.counts['calls_without_text'], 'shows', 'show')} no reply in the panel "
                                  "(cut off, failed or retried): each is a call with an empty reply",
                                  kind="call_without_text"))
     return found

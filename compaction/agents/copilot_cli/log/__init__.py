@@ -23,6 +23,7 @@ from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import RECORDED_TOTALS, Conversation, LoadWarning
+from compaction.words import plural, verb
 
 FORMAT = "copilot-cli"
 PREFIXES = ("session.", "user.", "assistant.", "tool.", "subagent.", "hook.", "model.", "skill.")
@@ -46,7 +47,7 @@ def load(lines: JsonLines) -> Conversation:
     walk.finish()
     out = walk.out
     if not any(message["role"] == "assistant" for message in out.messages):
-        raise ConversationError(f"a Copilot CLI session of {len(lines.objects):,} event(s) without any "
+        raise ConversationError(f"a Copilot CLI session of {plural(len(lines.objects), 'event')} without any "
                                 "assistant.message: no model call to read", where=lines.label)
     fresh = frozenset(index + 1 for index in out.summary_indices)
     return build_conversation(out.messages, lines.label, FORMAT, _warnings(out, lines), metadata=_metadata(out),
@@ -86,7 +87,8 @@ def _warnings(out: Walked, lines: JsonLines) -> list[LoadWarning]:
         found.append(LoadWarning(f"{out.shutdowns.seen:,} session.shutdown events (the session was resumed): "
                                  "their model metrics are added up", kind="several_shutdowns"))
     if out.counts.get("results_without_call"):
-        found.append(LoadWarning(f"{out.counts['results_without_call']:,} tool result(s) answer no request of a "
+        found.append(LoadWarning(f"{plural(out.counts['results_without_call'], 'tool result')} "
+                                 f"{verb(out.counts['results_without_call'], 'answers', 'answer')} no request of a "
                                  "response: not kept", kind="results_without_call"))
     return found
 

@@ -22,6 +22,7 @@ from compaction.importers.checks import build_conversation
 from compaction.importers.runs import PART_OF_A_SESSION, RunKey
 from compaction.importers.source import parse_document, read_source
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.words import plural, verb
 
 FORMAT = "opencode"
 _HEAD = 65_536  # bytes read of a .json file to tell whether it may be an export of several sessions
@@ -132,7 +133,7 @@ def conversation(session: Session, label: str) -> Conversation:
     out = Walk().read(session)
     if not out.messages:
         raise ConversationError(f"session {session.title} has no message to or from the model "
-                                f"({len(session.messages):,} message(s) in the file)", where=label)
+                                f"({plural(len(session.messages), 'message')} in the file)", where=label)
     usage = out.usage if any(out.usage) else []
     return build_conversation(out.messages, label, FORMAT, _warnings(out), metadata=_metadata(session, out),
                               fresh_starts=frozenset(out.fresh), usage=usage,
@@ -167,11 +168,12 @@ def _metadata(session: Session, out: Assembled) -> dict:
 def _warnings(out: Assembled) -> list[LoadWarning]:
     found = list(out.warnings)
     if out.counts.get("failed_compactions"):
-        found.append(LoadWarning(f"{out.counts['failed_compactions']:,} compaction(s) wrote no summary (an error or an "
+        found.append(LoadWarning(f"{plural(out.counts['failed_compactions'], 'compaction')} wrote no summary (an error or an "
                                  "empty reply): no boundary there, their calls are counted apart",
                                  kind="failed_compaction"))
     if out.counts.get("pruned_tool_outputs"):
-        found.append(LoadWarning(f"{out.counts['pruned_tool_outputs']:,} tool output(s) were pruned by OpenCode (sent as "
+        found.append(LoadWarning(f"{plural(out.counts['pruned_tool_outputs'], 'tool output')} "
+                                 f"{verb(out.counts['pruned_tool_outputs'], 'was', 'were')} pruned by OpenCode (sent as "
                                  "'[Old tool result content cleared]' after that); the file keeps them whole and so "
                                  "does the conversation", kind="pruned_outputs"))
     return found

@@ -18,6 +18,7 @@ from compaction.importers.checks import build_conversation
 from compaction.importers.fields import text_at
 from compaction.importers.jsonl import JsonLines
 from compaction.model.conversation import Conversation, LoadWarning
+from compaction.words import plural
 
 FORMAT = "pi"
 ROLES = ("user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary")
@@ -52,7 +53,7 @@ def load(lines: JsonLines) -> Conversation:
     walk.finish()
     out = walk.out
     if not out.counts.get("calls"):
-        raise ConversationError(f"a Pi session of {len(objects):,} line(s) without an assistant message: no "
+        raise ConversationError(f"a Pi session of {plural(len(objects), 'line')} without an assistant message: no "
                                 "model call to read", where=lines.label)
     metadata = _metadata(out, header, off_path_calls(off_path))
     usage = out.usage if any(out.usage) else []
@@ -85,10 +86,10 @@ def _warnings(out: Walked, lines: JsonLines, off_branch: dict) -> list[LoadWarni
     found = [warning for warning in (lines.skipped_warning(),) if warning is not None]
     if off_branch["entries"]:
         found.append(LoadWarning(f"{off_branch['entries']:,} entries on other branches of the session are not "
-                                 f"loaded (Pi does not send them); their {off_branch['calls']:,} call(s) cost "
+                                 f"loaded (Pi does not send them); their {plural(off_branch['calls'], 'call')} cost "
                                  f"${off_branch['cost_usd']:,.4f} by Pi's prices", kind="other_branches"))
     if out.counts.get("calls_without_usage"):
-        found.append(LoadWarning(f"{out.counts['calls_without_usage']:,} call(s) aborted or failed without usage "
+        found.append(LoadWarning(f"{plural(out.counts['calls_without_usage'], 'call')} aborted or failed without usage "
                                  "(stopReason aborted or error)", kind="calls_without_usage"))
     return found
 
