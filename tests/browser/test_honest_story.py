@@ -161,7 +161,7 @@ def test_tune_has_token_axes_up_to_the_window_through_the_logs_compaction_point(
     point = pre_tokens(path)
     assert values == sorted(values) and values[-1] == 200_000  # up to the model window
     assert values[0] < point < values[-1] and round(point, -3) in values  # the log's own point is a column
-    expect(page.get_by_text(f"it compacted at {point:,} tokens")).to_be_visible()
+    expect(page.get_by_text(f"and compacted at {point:,} tokens")).to_be_visible()  # the one regime sentence
     no_exception(page)
 
 
