@@ -71,6 +71,18 @@ class CallLog:
         self._segment.append(segment)
         return self[len(self) - 1]
 
+    def add_unmeasured(self, line: int, time: str | None, segment: int) -> Call:
+        """A call whose usage was never written: the previous call's context again, no output, no cost."""
+        last = len(self) - 1
+        for name in INT_COLUMNS:
+            self._ints[name].append(line if name == "line" else
+                                    0 if name == "output" or last < 0 else self._ints[name][last])
+        self._cost.append(0.0)
+        self._time.append(seconds(time))
+        self._model.append(self._model[last] if last >= 0 else 0)
+        self._segment.append(segment)
+        return self[len(self) - 1]
+
     def update_last(self, usage: dict, cost_usd: float) -> Call:
         """The newest call with the usage of a later line of its response."""
         last = len(self) - 1

@@ -15,6 +15,9 @@ class CallSeen:
     line: int
     usage: dict[str, Any]
     time: str | None = None
+    # False: a response interrupted before its usage was written (an agent's reasoning, then the person's stop). The
+    # replay counts it as a call, so the follower numbers it too: the previous call's context, no output, no cost
+    measured: bool = True
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,9 @@ class LiveSession:
         return None
 
     def _call(self, event: CallSeen) -> CallUpdate:
+        if not event.measured:  # numbered as the replay numbers it; nothing of it is measured
+            return CallUpdate(self.calls.add_unmeasured(event.line, event.time, len(self.compactions)), None, False,
+                              self.cost_usd)
         previous = self.calls[-1] if len(self.calls) else None
         after = bool(self.compactions) and self.segment.calls == 0
         call = self.calls.add(event.line, event.usage, self._cost(event.usage), event.time, len(self.compactions))

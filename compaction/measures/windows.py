@@ -122,8 +122,20 @@ def log_window(usage: list, metadata: dict | None) -> LogWindow:
     row = window_for(model)
     if row is not None:
         return LogWindow(row.tokens, f"{model}: {row.source}")
+    largest = max((_carried(u) for u in usage), default=0)
+    if largest > FALLBACK_WINDOW:  # a model the table does not know, whose calls carried more than Claude's
+        return LogWindow(ONE_MILLION, f"{model or 'the model'} is not in the window table, and its calls carried "
+                         f"up to {largest:,} tokens: 1,000,000, the larger window models offer")
     return LogWindow(FALLBACK_WINDOW, f"{model} is not in the window table: 200,000 tokens, Claude's" if model
                      else FALLBACK_SOURCE)
+
+
+def _carried(usage: object) -> int:
+    """Tokens a recorded call carried (0 when its usage does not say)."""
+    if not isinstance(usage, dict):
+        return 0
+    parts = [usage.get(key) for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")]
+    return sum(part for part in parts if isinstance(part, int) and not isinstance(part, bool))
 
 
 @dataclass(frozen=True)

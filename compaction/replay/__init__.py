@@ -12,8 +12,8 @@ from compaction.replay.lookups import call_number
 from compaction.replay.loop import MODEL_WINDOW_TOKENS, replay
 from compaction.replay.options import ReplayOptions
 from compaction.replay.records import CallRecord, ReplayResult
-from compaction.replay.regime import regime_context_limit
+from compaction.replay.regime import regime_boundary, regime_context_limit, regime_point
 from compaction.replay.uncompacted import uncompacted_tokens
 
 __all__ = ["MODEL_WINDOW_TOKENS", "CallRecord", "Fidelity", "ReplayOptions", "ReplayResult", "call_number", "log_fidelity",
-           "regime_context_limit", "replay", "uncompacted_tokens"]
+           "regime_boundary", "regime_context_limit", "regime_point", "replay", "uncompacted_tokens"]

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from compaction.model import History, TokenModel
-from compaction.strategies import compaction_point
+from compaction.replay import regime_point
 
 CHARS, TOKENS = "chars", "tokens"
 WITH_OVERHEAD = ("context_limit",)  # what a call sends: counted with the overhead
@@ -66,7 +66,7 @@ def regime_context_limits(history: History, window: int, count: int = 10) -> tup
     above what every call sends anyway) to the model window, and the log's own compaction point."""
     low = max(window // 10, history.token_model.overhead_tokens + 2_000)
     values = {_rounded(low + (window - low) * step / (count - 1)) for step in range(count)}
-    point = compaction_point(history)
+    point = regime_point(history)  # the one the agent's regime is read from (agent_regime.py)
     if point is not None and point <= window:
         values.add(_rounded(point))
     return tuple(sorted(value for value in values if value > 0))

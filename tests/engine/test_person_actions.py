@@ -88,3 +88,33 @@ def test_replay_and_compare_say_which_compactions_were_the_person_s(session):
         "ones.")
     first = fidelity_frame(fidelity(replay(session, strategy=build("claude-code")))).iloc[:, 0].tolist()
     assert first == ["1 (the person's /compact)", "2 (the person's /compact)", "3 (automatic)", "4 (automatic)"]
+
+
+def auto_compact_turned_off(folder: Path) -> Path:
+    """As the public 2.1.x logs whose person turned auto-compact off: past 167,000 tokens call after call,
+    then the person's /compact near the window."""
+    log = LogLines("2.1.44", model="claude-opus-4-5-20251101")
+    log.prompt("Refactor the billing module.")
+    pre = _calls(log, 40_000, 27)  # calls 0-26: the last carries 196,000
+    log.person_compacts(pre, "", "Billing is half refactored.")
+    log.prompt("Go on.")
+    _calls(log, 30_000, 3)
+    return log.write(folder)
+
+
+def test_the_preset_leaves_auto_compact_off_where_the_log_shows_the_person_turned_it_off(tmp_path):
+    conversation = load_conversation(auto_compact_turned_off(tmp_path))
+    result = replay(conversation, strategy=build("claude-code"))
+    assert [call.call for call in result.calls if call.acted] == [27]
+    assert result.calls[27].acted == ("person_compaction",)
+    forced = replay(conversation, strategy=build("claude-code", {"auto_compact": "on"}))
+    assert any("auto_compact" in call.acted for call in forced.calls[:27])
+
+
+def test_an_unknown_model_whose_calls_pass_200_000_gets_the_larger_window():
+    from compaction.measures.windows import log_window
+
+    usage = [{"model": "deepseek-v4-pro", "input_tokens": 1_000, "cache_creation_input_tokens": 0,
+              "cache_read_input_tokens": 220_000}]
+    assert log_window(usage, {}).tokens == 1_000_000
+    assert log_window([{**usage[0], "cache_read_input_tokens": 150_000}], {}).tokens == 200_000

@@ -104,3 +104,21 @@ def test_a_compaction_between_turns_under_the_limit_is_read_as_the_persons():
         return next(event.trigger for event in events if isinstance(event, CompactionSeen))
 
     assert (seen(80_000), seen(230_000)) == ("manual", "auto")  # 31 % and 89 % of the window, between turns
+
+
+def test_a_response_interrupted_before_its_token_count_is_a_call_as_the_replay_numbers_it(tmp_path):
+    """cases/codex_interrupted.jsonl, by hand in the layout of a public cli 0.117 rollout: after a tool's
+    output the model's reasoning is written, then the person interrupts (`<turn_aborted>`, `turn_aborted`)
+    before any token_count. The replay counts that response as call 2; the follower numbers it 2 too, with
+    the previous call's context and no cost, and the next turn's response is call 3 for both."""
+    from compaction.replay.loop import replay
+
+    follower, reported = follow_line_by_line("codex_interrupted.jsonl", tmp_path / "rollout.jsonl")
+    found = [item.update.call for item in calls(reported)]
+    replayed = replay(load_conversation(CASES / "codex_interrupted.jsonl"), strategy="as-recorded")
+    assert [call.number for call in found] == [1, 2, 3] == [call.call + 1 for call in replayed.calls]
+    assert [call.line for call in found] == [9, 13, 21]
+    assert [call.context for call in found] == [20_000, 20_000, 21_000]
+    assert found[1].cost_usd == 0 and found[1].output == 0
+    assert follower.session.cost_usd == found[0].cost_usd + found[2].cost_usd
+    assert list(follower.session.growths) == [1_000]  # the unmeasured call is no step of the session's pace

@@ -7,6 +7,7 @@ preset counts each call's tokens from the log's own growth (model/message_tokens
 """
 
 from compaction.agents.claude_code import rules
+from compaction.agents.claude_code.auto_off import auto_compact_off
 from compaction.agents.claude_code.clearing import clear_near_threshold, dropped_calls, idle_seconds
 from compaction.agents.claude_code.compacting import compact, made_tokens, next_index
 from compaction.agents.claude_code.markers import CLEARED, SUMMARY_PREFIX
@@ -38,6 +39,7 @@ MICROCOMPACT_TOOLS = ("Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch", "
 PERSIST_EXEMPT_TOOLS = ("Read", "Task", "TaskOutput", "Agent", "Edit", "MultiEdit", "Write", "NotebookEdit")
 AUTO = "auto"
 SWITCHES = (AUTO, "on", "off")
+AUTO_COMPACT_SWITCHES = (AUTO, "on")
 
 
 def _log_version(history: History) -> str | None:
@@ -169,7 +171,10 @@ def _claude_code(params: dict):
                 events += cleared
         counting = counting or bool(acted)
         now = tokens(history) if answered_since_summary(history) else history.tokens
-        if now >= limit and history.messages:
+        # judged against the log's own threshold, so that a what-if at another window still compacts
+        own = log_window(history) - rules.output_reserve_for(version) - rules.BUFFER_TOKENS
+        automatic = params["auto_compact"] == "on" or not auto_compact_off(history, own)
+        if now >= limit and history.messages and automatic:
             history, compacted = compact(history, version, f"{now:,} tokens >= auto-compact threshold {limit:,}",
                                          summarizer, store)
             acted.append("auto_compact")
@@ -188,6 +193,8 @@ def _claude_code(params: dict):
 def _rule(params: dict) -> str | None:
     if params["version"] != AUTO and parse_version(params["version"]) is None:
         return f"version must be {AUTO!r} or a Claude Code version such as 2.1.41, got {params['version']!r}"
+    if params["auto_compact"] not in AUTO_COMPACT_SWITCHES:
+        return f"auto_compact must be one of {', '.join(AUTO_COMPACT_SWITCHES)}, got {params['auto_compact']!r}"
     if params["warning_microcompact"] not in SWITCHES:
         return f"warning_microcompact must be one of {', '.join(SWITCHES)}, got {params['warning_microcompact']!r}"
     reserve = params["output_reserve_tokens"] or rules.RESERVE_UNTIL_2_1_6  # the larger reserve a log may choose
@@ -215,6 +222,8 @@ CLAUDE_CODE = StrategySpec(
               "(32,000 up to 2.1.20, 20,000 from 2.1.21).", "tokens", 0, 1_000_000),
         Param("buffer_tokens", BUFFER_TOKENS, "int", "Auto-compact fires this far below the window minus the "
               "reserve.", "tokens", 0, 1_000_000),
+        Param("auto_compact", AUTO, "text", "`auto`: off where the log shows the person had turned it off (its "
+              "calls went past the threshold twice with no automatic compaction, and it has none); `on`: always."),
         Param("persist_threshold", 0, "int", "A tool output longer than this goes to a file; 0: as the version "
               "did (none before 2.1.2; then Bash 30,000, Grep 20,000, others 100,000, 50,000 from 2.1.51).",
               "characters", 0, 1_000_000_000),

@@ -55,6 +55,10 @@ class CodexLines:
         self._tools_last = False  # the newest item is a tool call or its output: a compaction now is mid-turn
         self._context: int | None = None  # the newest call's context
         self._window: int | None = None
+        # a response begun after the newest input (tool output, person's message) and before its token_count;
+        # the 2025 layout writes the token_count before the response's items, so only input opens one
+        self._after_input = False
+        self._responding = False
 
     def read(self, number: int, line: dict) -> list[Event]:
         if number == 1 and is_legacy_header(line) or self._legacy:
@@ -75,9 +79,12 @@ class CodexLines:
             return []
         if kind == "compacted":
             self._compacted = True
+            self._responding = self._after_input = False
             self._turn_reasoning = self._earlier_reasoning = 0  # the history is replaced
             return [CompactionSeen(number, self._trigger(), time=time, summary_chars=_summary_chars(payload)),
                     Fact(EARLIER_REASONING, 0)]
+        if kind == "response_item":
+            self._note_response(payload)
         if kind == "response_item":
             self._tools_last = payload.get("type") in TOOL_ITEMS or \
                 (self._tools_last and payload.get("type") == "reasoning")
@@ -103,10 +110,15 @@ class CodexLines:
             call = self._tokens.read(payload, number)
             usage = call.usage(self._model) if call is not None else None
             if call is not None and usage is not None:
+                self._responding = self._after_input = False
                 found.extend(self._main_window(call.context_window or self._turn_window))
                 self._compacted = False
                 self._context = call.total if call is not None else None
                 found.append(CallSeen(number, usage, time))
+        elif event == "turn_aborted" and self._responding:
+            # the response was cut before its token_count: the replay counts it as a call, so the follower does
+            self._responding = False
+            found.append(CallSeen(number, {"model": self._model}, time, measured=False))
         elif event == "context_compacted":
             if not self._compacted:
                 found.append(CompactionSeen(number, self._trigger(), time=time))
@@ -118,6 +130,14 @@ class CodexLines:
             self._turn_reasoning = 0
             found.append(Fact(EARLIER_REASONING, self._earlier_reasoning))
         return found
+
+    def _note_response(self, payload: dict) -> None:
+        kind = payload.get("type")
+        if kind in OUTPUT_ITEMS or kind == "message" and payload.get("role") == "user":
+            self._after_input = True
+        elif self._after_input and (kind in TOOL_ITEMS or kind == "reasoning"
+                                    or kind == "message" and payload.get("role") == "assistant"):
+            self._responding, self._after_input = True, False
 
     def _main_window(self, window: int | None) -> list[Event]:
         """The call's model counted; the window of the model of most calls so far, when known."""
