@@ -106,7 +106,9 @@ def figures_of(path: Path, corpus_row: dict | None) -> dict:
             named = last["branches"]
             out["calls"]["watch"] = named.get("final_branch_calls")
             out["cost"]["watch"] = round(named.get("final_branch_cost_usd") or 0.0, 6)
-            out["watch paid"] = {"watch": last.get("calls"), "named": named.get("paid_calls")}
+            # a final-branch response that recorded no usage is named apart: Live counts usage lines
+            seen = (named.get("paid_calls") or 0) - (named.get("unrecorded_calls") or 0)
+            out["watch paid"] = {"watch": last.get("calls"), "named": seen}
         elif isinstance(last, dict):  # a watch that names no other figure: its own are compared
             out["calls"]["watch"] = last.get("calls")
             out["cost"]["watch"] = round(last.get("cost_so_far_usd") or 0.0, 6)

@@ -4,7 +4,7 @@ paid on branches the person left (a rewind, an earlier start of the session), na
 An agent's reader lists the calls it left out of the conversation under `metadata[OFF_BRANCH_CALLS]`,
 one dict each: `usage` (importers/usage.py), `line`, `after_call` (how many calls of the final branch
 came before it: the branch left the conversation after that call) and `reason` ("rewound",
-"restarted", "dropped_calls"). Live follows the file line by line and counts every call it sees, on whichever branch;
+"restarted", "dropped_calls", "unmatched"). Live follows the file line by line and counts every call it sees, on whichever branch;
 Replay, Sessions and Compare replay the final branch. Both figures come from `paid_and_final`, and each
 sentence names the other, so "320 calls" on Live and "314 calls" on Replay say why they differ.
 """
@@ -19,7 +19,8 @@ from compaction.model.conversation import Conversation
 OFF_BRANCH_CALLS = "off_branch_calls"
 # how each reason a reader gives reads in the sentence: "{calls} {words} after call {N}"
 REASON_WORDS = {"rewound": "on a branch rewound", "restarted": "of an earlier start of the session (restarted)",
-                "dropped_calls": "dropped on resume (a tool call never answered)"}
+                "dropped_calls": "dropped on resume (a tool call never answered)",
+                "unmatched": "paid with no response of their own in the log (interrupted, or run into the next)"}
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from compaction.agents.codex.log.tokens import TokenCounts
 from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.jsonl import JsonLines
+from compaction.measures.branches_paid import OFF_BRANCH_CALLS
 from compaction.measures.windows import NAMED_KEY, PER_MODEL_KEY, main_model
 from compaction.model.conversation import Conversation, LoadWarning
 
@@ -35,6 +36,8 @@ def load(lines: JsonLines) -> Conversation:
         raise ConversationError("no response items: not a Codex rollout with messages" + lines.first_problem(),
                                 where=lines.label)
     metadata = _metadata(session, out, walk.tokens)
+    if out.unmatched:
+        metadata[OFF_BRANCH_CALLS] = out.unmatched  # paid for beside the conversation's responses
     fresh_starts = frozenset(b["index"] for b in out.boundaries if b["new_start"])
     return build_conversation(out.messages, lines.label, FORMAT, _warnings(lines, session, out),
                               system="\n\n".join(out.system) or None, metadata=metadata, fresh_starts=fresh_starts,

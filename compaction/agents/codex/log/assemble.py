@@ -57,6 +57,9 @@ class Assembled:
     # [response index, tokens]: Codex's estimate of the encrypted reasoning each response carries (history.rs)
     reasoning: list[list[int]] = field(default_factory=list)
     truncation_policy: dict | None = None  # the newest turn_context's: how Codex cuts a tool output it records
+    # responses paid for (a token_count) with no response of their own in the file: an interrupted turn's, or
+    # one whose items the file runs into the next response's; Live counts them (measures/branches_paid.py)
+    unmatched: list[dict] = field(default_factory=list)
 
 
 class Walk:
@@ -194,6 +197,7 @@ class Walk:
                 self.out.windows.setdefault(model, window)  # each turn on a model reports its model's
             self.last_call = call
             self.count("token_counts_unmatched", len(self.gap) - 1)
+            self._unmatched(self.gap[:-1], model, index)
             self.gap = []
         self.waiting_for = calls
         self.response = None
@@ -277,8 +281,20 @@ class Walk:
         self.user_texts = [b["text"] for b, kind in zip(start.blocks, start.kinds, strict=True)
                            if kind == "user" and b["type"] == "text"]
 
+    def _unmatched(self, calls: list[Call], model: str | None, before: int) -> None:
+        after = sum(1 for message in self.out.messages[:before] if message["role"] == "assistant")
+        for call in calls:
+            usage = call.usage(model)
+            if usage is not None:
+                self.out.unmatched.append({"usage": usage, "line": call.line, "after_call": after,
+                                           "reason": "unmatched"})
+
     def finish(self) -> Assembled:
         if self.response is not None:
             self.close_response()
+        if self.gap:  # paid after the last response the file holds (a turn interrupted before its items)
+            self.count("token_counts_unmatched", len(self.gap))
+            self._unmatched(self.gap, self.model, len(self.out.messages))
+            self.gap = []
         self.finish_user(at_end=True)
         return self.out
