@@ -21,6 +21,7 @@ from compaction.errors import ConversationError
 from compaction.importers.checks import build_conversation
 from compaction.importers.runs import PART_OF_A_SESSION, RunKey
 from compaction.importers.source import parse_document, read_source
+from compaction.importers.sqlite_file import HEADER, in_wal_mode, is_sqlite
 from compaction.model.conversation import Conversation, LoadWarning
 from compaction.words import plural, verb
 
@@ -48,7 +49,7 @@ def load_bytes(data: bytes, label: str, path: Path | None = None) -> Conversatio
         if not rows:
             raise ConversationError("the OpenCode database holds no session", where=label)
         loaded = _first([database.read_session(connection, rows[0], label)], label, len(rows))
-    if path is None and database.in_wal_mode(data):
+    if path is None and in_wal_mode(data):
         loaded.warnings.append(LoadWarning("read without its -wal file (an upload): what OpenCode wrote since its "
                                            "last checkpoint is not in it", kind="without_wal"))
     return loaded
@@ -60,7 +61,7 @@ def sessions(path: Path) -> tuple[RunKey, ...]:
     try:
         if name.endswith(".db"):
             with path.open("rb") as handle:
-                if handle.read(len(database.MAGIC)) != database.MAGIC:
+                if not is_sqlite(handle.read(len(HEADER))):
                     return ()
             with database.opened(path, path.name) as connection:
                 rows = database.session_rows(connection, path.name)

@@ -15,39 +15,15 @@ from pathlib import Path
 from compaction.agents.opencode.log.session import Message, Session
 from compaction.errors import ConversationError
 from compaction.importers.source import loads_line
+from compaction.importers.sqlite_file import has_tables, open_bytes
 
-MAGIC = b"SQLite format 3\x00"
-_WAL_MARKS, _WAL, _ROLLBACK = slice(18, 20), b"\x02\x02", b"\x01\x01"  # the header's write and read versions
-TABLES = frozenset({"session", "message", "part"})
+TABLES = {"session": {"id"}, "message": {"id", "session_id"}, "part": {"id", "message_id"}}
 _SESSION_COLUMNS = ("id", "parent_id", "title", "directory", "version", "time_created", "time_updated")
 
 
 def is_database(data: bytes) -> bool:
     """A SQLite file with OpenCode's three tables (its header first: nothing else is opened)."""
-    if not data.startswith(MAGIC):
-        return False
-    try:
-        with _opened_bytes(data) as connection:
-            return _tables(connection) >= TABLES
-    except sqlite3.Error:
-        return False
-
-
-def in_wal_mode(data: bytes) -> bool:
-    return data[_WAL_MARKS] == _WAL
-
-
-@contextmanager
-def _opened_bytes(data: bytes) -> Iterator[sqlite3.Connection]:
-    """An in-memory copy of the file's bytes (an upload has no path); the bytes given are not changed. A
-    database in WAL mode (OpenCode's) is marked as a rollback-journal one in the copy: SQLite opens no WAL
-    database from memory, and without its -wal file the copy holds what was checkpointed."""
-    copy = bytearray(data)
-    if copy[_WAL_MARKS] == _WAL:
-        copy[_WAL_MARKS] = _ROLLBACK
-    with closing(sqlite3.connect(":memory:")) as connection:
-        connection.deserialize(bytes(copy))
-        yield connection
+    return has_tables(data, TABLES)
 
 
 @contextmanager
@@ -60,9 +36,13 @@ def opened(path: Path, label: str) -> Iterator[sqlite3.Connection]:
         raise ConversationError(f"cannot read the database: {error}", where=label) from None
 
 
-def opened_bytes(data: bytes, label: str):
+@contextmanager
+def opened_bytes(data: bytes, label: str) -> Iterator[sqlite3.Connection]:
+    """An in-memory copy of an upload's bytes (importers/sqlite_file.py: without its -wal file the copy holds
+    what was checkpointed)."""
     try:
-        return _opened_bytes(data)
+        with closing(open_bytes(data)) as connection:
+            yield connection
     except sqlite3.Error as error:
         raise ConversationError(f"cannot read the database: {error}", where=label) from None
 
@@ -74,7 +54,7 @@ def _tables(connection: sqlite3.Connection) -> set[str]:
 def session_rows(connection: sqlite3.Connection, label: str) -> list[dict]:
     """Every session's row, oldest first, with its count of messages."""
     try:
-        if not _tables(connection) >= TABLES:
+        if not _tables(connection) >= TABLES.keys():
             raise ConversationError("not an OpenCode database: it has no session, message and part tables",
                                     where=label)
         rows = connection.execute(
