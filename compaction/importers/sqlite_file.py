@@ -11,6 +11,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from compaction.errors import ConversationError
+
 HEADER = b"SQLite format 3\x00"
 _WAL_VERSION = 2  # header bytes 18 (write) and 19 (read): 2 in WAL mode
 
@@ -71,3 +73,19 @@ def database_bytes(path: Path, limit: int) -> bytes | None:
             return handle.read()
     except OSError:
         return None
+
+
+def sessions_and_messages(data: bytes, label: str, session_columns: tuple[str, ...],
+                          message_columns: tuple[str, ...], message_order: str) -> tuple[list[dict[str, Any]],
+                                                                                      dict[str, list[dict[str, Any]]]]:
+    """An agent database's `sessions` rows (oldest first) and its `messages` rows grouped by `session_id`, in
+    `message_order`; ConversationError naming the file when SQLite cannot read it."""
+    try:
+        with closing(open_bytes(data)) as connection:
+            sessions = rows(connection, "sessions", session_columns, "created_at, rowid")
+            messages: dict[str, list[dict[str, Any]]] = {}
+            for row in rows(connection, "messages", message_columns, message_order):
+                messages.setdefault(row["session_id"], []).append(row)
+    except sqlite3.Error as exc:
+        raise ConversationError(f"a SQLite database SQLite cannot read: {exc}", where=label) from None
+    return sessions, messages

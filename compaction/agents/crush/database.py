@@ -4,13 +4,10 @@ a sub-agent's included: `parent_session_id`) and a `messages` table (`parts`, a 
 columns are what make it Crush's. Crush keeps it in WAL mode: what it had not yet moved from
 `crush.db-wal` into the file is not in it, and a warning says so."""
 
-from contextlib import closing
 from dataclasses import dataclass
-from sqlite3 import Error as SqliteError
 from typing import Any
 
-from compaction.errors import ConversationError
-from compaction.importers.sqlite_file import has_tables, in_wal_mode, open_bytes, rows
+from compaction.importers.sqlite_file import has_tables, in_wal_mode, sessions_and_messages
 
 SESSION_COLUMNS = ("id", "parent_session_id", "title", "message_count", "prompt_tokens", "completion_tokens", "cost",
                    "summary_message_id", "created_at")
@@ -36,12 +33,5 @@ def looks_like(data: bytes) -> bool:
 
 def read(data: bytes, label: str) -> Stored:
     """Every session and message; ConversationError naming the file when SQLite cannot read it."""
-    try:
-        with closing(open_bytes(data)) as connection:
-            sessions = rows(connection, "sessions", SESSION_COLUMNS, "created_at, rowid")
-            messages: dict[str, list[dict[str, Any]]] = {}
-            for row in rows(connection, "messages", MESSAGE_COLUMNS, "created_at, rowid"):
-                messages.setdefault(row["session_id"], []).append(row)
-    except SqliteError as exc:
-        raise ConversationError(f"a SQLite database SQLite cannot read: {exc}", where=label) from None
+    sessions, messages = sessions_and_messages(data, label, SESSION_COLUMNS, MESSAGE_COLUMNS, "created_at, rowid")
     return Stored(tuple(sessions), messages, in_wal_mode(data))

@@ -6,9 +6,7 @@ table (session_id, role, content_json, created_timestamp, metadata_json). Read f
 each; loaded as one file, the newest session with messages, with a warning naming how many there are."""
 
 import json
-from contextlib import closing
 from pathlib import Path
-from sqlite3 import Error as SqliteError
 from typing import Any
 
 from compaction.agents.goose import log
@@ -16,7 +14,12 @@ from compaction.errors import ConversationError
 from compaction.importers.limits import MAX_FILE_BYTES
 from compaction.importers.runs import RunKey
 from compaction.importers.source import read_source
-from compaction.importers.sqlite_file import database_bytes, has_tables, in_wal_mode, open_bytes, rows
+from compaction.importers.sqlite_file import (
+    database_bytes,
+    has_tables,
+    in_wal_mode,
+    sessions_and_messages,
+)
 from compaction.model.conversation import Conversation, LoadWarning
 
 SESSION_COLUMNS = ("id", "name", "description", "working_dir", "created_at", "total_tokens", "input_tokens",
@@ -32,14 +35,8 @@ def looks_like(data: bytes) -> bool:
 
 
 def _read(data: bytes, label: str) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
-    try:
-        with closing(open_bytes(data)) as connection:
-            sessions = rows(connection, "sessions", SESSION_COLUMNS, "created_at, rowid")
-            messages: dict[str, list[dict[str, Any]]] = {}
-            for row in rows(connection, "messages", MESSAGE_COLUMNS, "created_timestamp, rowid"):
-                messages.setdefault(row["session_id"], []).append(row)
-    except SqliteError as exc:
-        raise ConversationError(f"a SQLite database SQLite cannot read: {exc}", where=label) from None
+    sessions, messages = sessions_and_messages(data, label, SESSION_COLUMNS, MESSAGE_COLUMNS,
+                                               "created_timestamp, rowid")
     return [s for s in sessions if messages.get(s["id"])], messages
 
 
